@@ -1,0 +1,64 @@
+// Argument parsing for every subcommand: minimist with all values kept as strings, unknown
+// flags and stray positionals rejected as usage errors, so a typo never runs a command.
+
+import minimist from 'minimist';
+import { UsageError } from './command.js';
+
+export interface FlagSpec {
+  /** Flags that take a value (kept as the exact string given). */
+  readonly strings?: readonly string[];
+  /** Flags that take no value. */
+  readonly booleans?: readonly string[];
+}
+
+export type ParsedFlags = {
+  readonly values: Readonly<Record<string, string | undefined>>;
+  readonly flags: Readonly<Record<string, boolean>>;
+};
+
+/**
+ * Parses `--name value`, `--name=value` and boolean `--name`. A value may start with `-`
+ * (`--budget -1`, `--query -x`): the token after a string flag is always its value.
+ */
+export function parseFlags(argv: readonly string[], spec: FlagSpec): ParsedFlags {
+  const strings = new Set(spec.strings ?? []);
+  const booleans = new Set(spec.booleans ?? []);
+  // minimist would read a leading "-" value as a flag; bind such values with "=" first.
+  const bound: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    if (name !== undefined && strings.has(name) && i + 1 < argv.length) {
+      bound.push(`--${name}=${argv[i + 1] as string}`);
+      i++;
+    } else {
+      bound.push(arg);
+    }
+  }
+  const parsed = minimist(bound, {
+    string: [...strings],
+    boolean: [...booleans],
+    unknown: (arg: string) => {
+      throw new UsageError(arg.startsWith('-') ? `unknown option ${arg}` : `unexpected argument ${arg}`);
+    },
+  });
+  const values: Record<string, string | undefined> = {};
+  for (const name of strings) {
+    const v: unknown = parsed[name];
+    if (Array.isArray(v)) throw new UsageError(`--${name} given more than once`);
+    // minimist sets "" for a string flag that is absent; tell "absent" from "empty" by argv.
+    const present = bound.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (present && bound.includes(`--${name}`)) throw new UsageError(`--${name} needs a value`);
+    values[name] = present ? String(v) : undefined;
+  }
+  const flags: Record<string, boolean> = {};
+  for (const name of booleans) flags[name] = parsed[name] === true;
+  return { values, flags };
+}
+
+/** The value of a required string flag, or a usage error naming it. */
+export function required(parsed: ParsedFlags, name: string): string {
+  const v = parsed.values[name];
+  if (v === undefined) throw new UsageError(`missing required option --${name}`);
+  return v;
+}

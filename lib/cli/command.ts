@@ -1,0 +1,50 @@
+// The shape of one CLI subcommand, and the one place a thrown error becomes stderr text
+// and an exit code. Commands write stdout once, only on success (cli_spec: "on error
+// nothing is written to stdout").
+
+import { ContextError, EXIT_USAGE, exitCodeOf, toContextError } from '../errors.js';
+
+/** Process streams and environment, injected so tests need no child process. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Standard input, for long-running commands (`context mcp`). */
+  readonly stdin?: NodeJS.ReadableStream;
+  /** Raw standard output stream, for long-running commands (`context mcp`). */
+  readonly stdoutStream?: NodeJS.WritableStream;
+}
+
+export interface Command {
+  readonly name: string;
+  /** One line for `context --help`. */
+  readonly summary: string;
+  /** The usage line(s), printed by `--help` and after a usage error. */
+  readonly usage: string;
+  run(argv: readonly string[], io: CliIo): number | Promise<number>;
+}
+
+/** A bad command line: exit 1 with a short usage line (cli_spec "Exit Codes"). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Runs a command body, converting every failure exactly once. */
+export async function runGuarded(command: Command, argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await command.run(argv, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`context ${command.name}: ${err.message}\nusage: ${command.usage}\n`);
+      return EXIT_USAGE;
+    }
+    const e: ContextError = toContextError(err);
+    const detail = e.detail === undefined ? '' : ` (${e.detail})`;
+    io.stderr(`error: ${e.code}: ${e.message}${detail}\n`);
+    return exitCodeOf(e.code);
+  }
+}

@@ -1,0 +1,47 @@
+// `context` entry: picks the subcommand, handles --help / --version, returns the exit code.
+// Only bin/context touches the real process; everything here works on injected streams.
+
+import { EXIT_USAGE } from '../errors.js';
+import { VERSION } from '../version.js';
+import { runGuarded, type CliIo } from './command.js';
+import { COMMANDS } from './commands/index.js';
+
+function topUsage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    'usage: context <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'context <command> --help shows the options of one command; context --version the version.',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) {
+      io.stderr(topUsage());
+      return EXIT_USAGE;
+    }
+    io.stdout(topUsage());
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout(`context ${VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command === undefined) {
+    io.stderr(`context: unknown command ${`"${name}"`}\n${topUsage()}`);
+    return EXIT_USAGE;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(`usage: ${command.usage}\n`);
+    return 0;
+  }
+  return runGuarded(command, rest, io);
+}

@@ -1,0 +1,60 @@
+// Prints a binary32 value the way Rust's serde_json prints an f32 (the ryu crate): the
+// shortest decimal digits that round-trip in binary32, laid out as ryu's `format32` does —
+// `0.0`, `0.75`, `0.33333334`, `2.0`, `0.000001`, `1e-7`, `5.9604645e-8`.
+
+/** Shortest digits (no trailing zeros) and the power of ten of the last digit. */
+function shortestDigits(v: number): { digits: string; exp: number } {
+  for (let p = 1; p <= 9; p++) {
+    // toExponential gives the correctly rounded p-digit decimal nearest to v (exact here:
+    // v is a binary32 value, exactly representable as a double).
+    const [mant, e] = v.toExponential(p - 1).split('e') as [string, string];
+    const nearest = BigInt(mant.replace('.', ''));
+    const exp = Number(e) - (p - 1);
+    // Near a power of two the rounding interval is lopsided, so the nearest p-digit
+    // decimal may miss it while its neighbour hits it: try nearest first, then both sides.
+    for (const candidate of [nearest, nearest - 1n, nearest + 1n]) {
+      if (candidate <= 0n) continue;
+      if (Math.fround(Number(`${candidate}e${exp}`)) === v) {
+        let digits = candidate.toString();
+        let shift = exp;
+        while (digits.length > 1 && digits.endsWith('0')) {
+          digits = digits.slice(0, -1);
+          shift++;
+        }
+        return { digits, exp: shift };
+      }
+    }
+  }
+  /* c8 ignore next 2 */
+  throw new RangeError('f32: no round-trip representation found');
+}
+
+/** Formats a finite binary32 value (given as a number holding it exactly). */
+export function formatF32(value: number): string {
+  const v = Math.fround(value);
+  if (!Number.isFinite(v)) throw new RangeError('f32: not finite');
+  if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
+  const sign = v < 0 ? '-' : '';
+  const { digits, exp: k } = shortestDigits(Math.abs(v));
+  const length = digits.length;
+  const kk = length + k; // 10^(kk-1) <= |v| < 10^kk
+  let body: string;
+  if (k >= 0 && kk <= 13) {
+    body = digits + '0'.repeat(k) + '.0';
+  } else if (kk > 0 && kk <= 13) {
+    body = digits.slice(0, kk) + '.' + digits.slice(kk);
+  } else if (kk > -6 && kk <= 0) {
+    body = '0.' + '0'.repeat(-kk) + digits;
+  } else if (length === 1) {
+    body = `${digits}e${kk - 1}`;
+  } else {
+    body = `${digits[0]}.${digits.slice(1)}e${kk - 1}`;
+  }
+  return sign + body;
+}
+
+/** term_matches / total_words in binary32 (each converted to f32, f32 division). */
+export function f32Ratio(numerator: number, denominator: number): number {
+  if (denominator === 0) return 0;
+  return Math.fround(Math.fround(numerator) / Math.fround(denominator));
+}

@@ -1,0 +1,67 @@
+// Every error this engine reports, in one table: code, canonical message, CLI exit code
+// (seed 001, specs/interfaces/cli_spec.md). JSON-RPC codes live beside it. Surfaces convert
+// a thrown ContextError exactly once; messages never carry paths, hashes or OS codes.
+
+import { compact } from './json.js';
+
+export const ERROR_TABLE = {
+  invalid_query: { message: 'Query is invalid', exit: 2 },
+  invalid_budget: { message: 'Budget is invalid', exit: 3 },
+  cache_missing: { message: 'Cache does not exist', exit: 4 },
+  cache_invalid: { message: 'Cache exists but is invalid', exit: 5 },
+  io_error: { message: 'I/O error occurred', exit: 6 },
+  internal_error: { message: 'Internal error', exit: 7 },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+/** CLI exit code for bad arguments (specs/interfaces/cli_spec.md: "1 Usage error"). */
+export const EXIT_USAGE = 1;
+
+/**
+ * A typed engine failure. `detail` is for people (CLI stderr) only: it may name a path,
+ * and it never reaches the canonical JSON error object.
+ */
+export class ContextError extends Error {
+  readonly code: ErrorCode;
+  readonly detail: string | undefined;
+  constructor(code: ErrorCode, detail?: string) {
+    super(ERROR_TABLE[code].message);
+    this.name = 'ContextError';
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+export function exitCodeOf(code: ErrorCode): number {
+  return ERROR_TABLE[code].exit;
+}
+
+/** The canonical error object text: `{"error":{"code":C,"message":M}}` (no newline). */
+export function errorJson(code: ErrorCode): string {
+  return compact({ error: { code, message: ERROR_TABLE[code].message } });
+}
+
+/** Any thrown value as a ContextError; unknown throws become internal_error. */
+export function toContextError(err: unknown): ContextError {
+  if (err instanceof ContextError) return err;
+  const detail = err instanceof Error ? err.message : String(err);
+  return new ContextError('internal_error', detail);
+}
+
+/** Maps an OS error to a code: "not there" is the caller's `absent` code, the rest io_error. */
+export function fromOsError(err: unknown, absent: ErrorCode): ContextError {
+  if (err instanceof ContextError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new ContextError(absent, String(code));
+  return new ContextError('io_error', typeof code === 'string' ? code : undefined);
+}
+
+/** JSON-RPC 2.0 error codes (and their standard messages) used by the MCP server. */
+export const JSONRPC_ERRORS = {
+  parseError: { code: -32700, message: 'Parse error' },
+  invalidRequest: { code: -32600, message: 'Invalid Request' },
+  methodNotFound: { code: -32601, message: 'Method not found' },
+  invalidParams: { code: -32602, message: 'Invalid params' },
+  internalError: { code: -32603, message: 'Internal error' },
+} as const;
