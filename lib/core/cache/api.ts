@@ -1,30 +1,78 @@
 // The cache operations both faces call (CLI commands and MCP tools), each returning the
-// exact output text, so CLI/MCP parity holds by construction. Errors are thrown as
-// ContextError. (Stubs until the core cache commit lands.)
+// exact output text, so CLI/MCP parity holds by construction. Inputs arrive unvalidated
+// (from argv or JSON-RPC) and are checked here; failures are thrown as ContextError.
 
+import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
+import { selectDocuments } from '../selection/select.js';
+import { inspectCache, inspectJson } from './inspect.js';
+import { listCaches, listingJson } from './list.js';
+import { loadCache } from './load.js';
+import type { CacheMemo } from './memo.js';
+import { verifyCache, verifyReportJson, type VerifyReport } from './verify.js';
+
+export { locateCache } from './locate.js';
+export { buildCache, type BuildOptions, type BuildSummary } from './build.js';
+export { CacheMemo } from './memo.js';
 
 export type OutputFormat = 'json' | 'pretty';
 
-/** `context resolve` stdout: SelectionResult JSON + "\n". `query`/`budget` unvalidated. */
-export function resolveText(_cacheDir: string, _query: unknown, _budget: unknown, _format: OutputFormat = 'json'): string {
-  throw new ContextError('internal_error', 'not implemented yet');
+const MAX_QUERY_BYTES = 64 * 1024;
+// In a /u regex a surrogate pair is one code point, so only an unpaired half matches.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+function render(value: Json, format: OutputFormat): string {
+  return format === 'pretty' ? pretty(value) : compact(value);
+}
+
+/** Budget: an integer in 0..2^53-1 (DESIGN.md "Errors"), else invalid_budget. */
+export function validateBudget(budget: unknown): number {
+  if (typeof budget !== 'number' || !Number.isSafeInteger(budget) || budget < 0) {
+    throw new ContextError('invalid_budget');
+  }
+  return budget;
+}
+
+/** A CLI budget string: optional "+", decimal digits (as Rust's usize parser accepts). */
+export function parseBudget(text: string): number {
+  if (!/^\+?[0-9]+$/.test(text)) throw new ContextError('invalid_budget');
+  return validateBudget(Number(text.replace(/^\+/, '')));
+}
+
+/** Query: a string of well-formed Unicode, at most 64 KiB of UTF-8, else invalid_query. */
+export function validateQuery(query: unknown): string {
+  if (typeof query !== 'string' || LONE_SURROGATE.test(query) || Buffer.byteLength(query, 'utf8') > MAX_QUERY_BYTES) {
+    throw new ContextError('invalid_query');
+  }
+  return query;
+}
+
+/** `context resolve` stdout: the SelectionResult JSON + "\n". */
+export function resolveText(
+  cacheDir: string,
+  query: unknown,
+  budget: unknown,
+  format: OutputFormat = 'json',
+  memo?: CacheMemo,
+): string {
+  const b = validateBudget(budget);
+  const q = validateQuery(query);
+  const cache = memo === undefined ? loadCache(cacheDir) : memo.get(cacheDir);
+  return render(selectDocuments(cache.documents, q, b, cache.countTerm), format) + '\n';
 }
 
 /** Inspect result JSON (seed 004 field order), without trailing newline. */
-export function inspectText(_cacheDir: string, _format: OutputFormat = 'json'): string {
-  throw new ContextError('internal_error', 'not implemented yet');
+export function inspectText(cacheDir: string, format: OutputFormat = 'json'): string {
+  return render(inspectJson(inspectCache(cacheDir)), format);
 }
 
-/** list_caches JSON `{"caches":[{"path":…,"has_manifest":…}]}`, without trailing newline. */
-export function listCachesText(_root: string): string {
-  throw new ContextError('internal_error', 'not implemented yet');
+/** `{"caches":[{"path":…,"has_manifest":…}]}`, without trailing newline. */
+export function listCachesText(root: string): string {
+  return compact(listingJson(listCaches(root)));
 }
 
-/**
- * The directory of cache `name` under `root`; `..`, absolute names, separators and
- * symlinks leaving the root are cache_missing (never a read outside the root).
- */
-export function locateCache(_root: string, _name: unknown): string {
-  throw new ContextError('internal_error', 'not implemented yet');
+/** The verify report text (no trailing newline) and whether every check held. */
+export function verifyText(cacheDir: string, format: OutputFormat = 'pretty'): { text: string; report: VerifyReport } {
+  const report = verifyCache(cacheDir);
+  return { text: render(verifyReportJson(report), format), report };
 }

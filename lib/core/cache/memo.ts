@@ -1,0 +1,87 @@
+// Keeps verified, loaded caches in memory for a long-running process (the MCP server), and
+// notices when their files change: a directory watch marks an entry dirty, and a cheap stat
+// stamp of manifest.json, index.json and documents/ is compared on every use. Either sign
+// of change means a full reload, so an answer is always the one the bytes on disk give.
+
+import { join } from 'node:path';
+import * as fs from '../fs.js';
+import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from './format.js';
+import { loadCache, type LoadedCache } from './load.js';
+
+interface Entry {
+  readonly stamp: string;
+  readonly cache: LoadedCache;
+  dirty: boolean;
+  readonly watchers: { close(): void }[];
+}
+
+function stampOf(dir: string): string {
+  const parts: string[] = [];
+  for (const name of [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR]) {
+    const st = fs.lstatOrNull(join(dir, name));
+    parts.push(st === null ? '-' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`);
+  }
+  return parts.join('|');
+}
+
+export class CacheMemo {
+  private readonly entries = new Map<string, Entry>();
+  private readonly capacity: number;
+
+  constructor(capacity = 4) {
+    this.capacity = capacity;
+  }
+
+  /** The loaded cache at `dir`, reloaded (and re-verified) if anything changed. */
+  get(dir: string): LoadedCache {
+    const hit = this.entries.get(dir);
+    const stamp = stampOf(dir);
+    if (hit !== undefined && !hit.dirty && hit.stamp === stamp) {
+      // Refresh recency for the LRU bound.
+      this.entries.delete(dir);
+      this.entries.set(dir, hit);
+      return hit.cache;
+    }
+    this.drop(dir);
+    // Watch before loading, so a change during the load is not missed.
+    const watchers: { close(): void }[] = [];
+    const entryRef: { entry?: Entry } = {};
+    const markDirty = (): void => {
+      if (entryRef.entry !== undefined) entryRef.entry.dirty = true;
+    };
+    for (const d of [dir, join(dir, DOCUMENTS_DIR)]) {
+      try {
+        watchers.push(fs.watchDir(d, markDirty));
+      } catch {
+        // Unwatchable (or absent) directory: the stat stamp still guards this entry.
+      }
+    }
+    let cache: LoadedCache;
+    try {
+      cache = loadCache(dir);
+    } catch (err) {
+      for (const w of watchers) w.close();
+      throw err;
+    }
+    const entry: Entry = { stamp, cache, dirty: false, watchers };
+    entryRef.entry = entry;
+    this.entries.set(dir, entry);
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value as string;
+      this.drop(oldest);
+    }
+    return cache;
+  }
+
+  private drop(dir: string): void {
+    const e = this.entries.get(dir);
+    if (e === undefined) return;
+    for (const w of e.watchers) w.close();
+    this.entries.delete(dir);
+  }
+
+  /** Stops every watcher and forgets every cache. */
+  close(): void {
+    for (const dir of [...this.entries.keys()]) this.drop(dir);
+  }
+}

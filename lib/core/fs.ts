@@ -1,0 +1,33 @@
+// The core's one door to the file system: the few synchronous calls the engine needs, in
+// one place, so the rest of lib/core stays free of process state and is easy to audit.
+// Every call here is one syscall-sized operation; callers keep per-file work O(1).
+
+import * as fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+
+export type Dirent = fs.Dirent;
+export type Stats = fs.Stats;
+
+export const readFile = (path: string): Buffer => fs.readFileSync(path);
+export const readText = (path: string): string => fs.readFileSync(path, 'utf8');
+export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
+export const lstat = (path: string): fs.Stats => fs.lstatSync(path);
+export const stat = (path: string): fs.Stats => fs.statSync(path);
+export const statOrNull = (path: string): fs.Stats | null => fs.statSync(path, { throwIfNoEntry: false }) ?? null;
+export const lstatOrNull = (path: string): fs.Stats | null => fs.lstatSync(path, { throwIfNoEntry: false }) ?? null;
+export const readDir = (path: string): fs.Dirent[] => fs.readdirSync(path, { withFileTypes: true });
+export const readDirNames = (path: string): string[] => fs.readdirSync(path);
+export const mkdir = (path: string): void => void fs.mkdirSync(path, { recursive: true });
+export const makeTempDir = (prefix: string): string => fs.mkdtempSync(prefix);
+export const rename = (from: string, to: string): void => fs.renameSync(from, to);
+export const removeTree = (path: string): void => fs.rmSync(path, { recursive: true, force: true });
+export const realPath = (path: string): string => fs.realpathSync(path);
+export const exists = (path: string): boolean => fs.existsSync(path);
+export { isUtf8 };
+
+/** Watches a directory for any change; the watcher never keeps the process alive. */
+export function watchDir(path: string, onChange: () => void): { close(): void } {
+  const watcher = fs.watch(path, { persistent: false }, () => onChange());
+  watcher.on('error', () => onChange());
+  return watcher;
+}
