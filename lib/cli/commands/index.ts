@@ -2,10 +2,13 @@
 
 import type { Command } from '../command.js';
 import { build } from './build.js';
+import { cite } from './cite.js';
+import { claim } from './claim.js';
 import { inspect } from './inspect.js';
 import { listCaches } from './list-caches.js';
 import { resolve } from './resolve.js';
 import { verify } from './verify.js';
+import { verifyClaims } from './verify-claims.js';
 
 export const COMMANDS: readonly Command[] = [
   build,
@@ -13,4 +16,7 @@ export const COMMANDS: readonly Command[] = [
   inspect,
   verify,
   listCaches,
+  cite,
+  claim,
+  verifyClaims,
 ];

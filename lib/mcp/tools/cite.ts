@@ -1,0 +1,27 @@
+// `context.cite`: a verifiable citation of a line span. Its text is `context cite`'s stdout
+// byte for byte (both call citeOutcome); a refusal or bad input is `isError: true`.
+
+import { citeOutcome } from '../../core/citations/outcome.js';
+import type { Tool } from '../tool.js';
+
+export const citeTool: Tool = {
+  name: 'context.cite',
+  description:
+    'Cite lines start_line..end_line (1-based, inclusive) of a file under root as [[vctx:PATH#LSTART-LEND@HASH8]], ' +
+    'HASH8 = first 8 hex digits of sha256 of the span. Returns {"ok":true,"citation":…,"sha256_full":…} or {"ok":false,"reason":…}.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      root: { type: 'string', description: 'Workspace root (relative to the server project root, or absolute)' },
+      path: { type: 'string', description: 'File path relative to root' },
+      start_line: { type: 'integer', description: '1-based first line' },
+      end_line: { type: 'integer', description: '1-based last line (inclusive)' },
+    },
+    required: ['root', 'path', 'start_line', 'end_line'],
+    additionalProperties: false,
+  },
+  call(args, ctx) {
+    const outcome = citeOutcome(args, { base: ctx.projectRoot });
+    return { text: outcome.text, isError: outcome.status !== 'ok' };
+  },
+};

@@ -1,0 +1,27 @@
+// `context.claim`: a structure claim for a path. Its text is `context claim`'s stdout byte
+// for byte (both call claimOutcome); a refusal or bad input is `isError: true`.
+
+import { claimOutcome } from '../../core/citations/outcome.js';
+import { STRUCTURE_KINDS } from '../../core/citations/reasons.js';
+import type { Tool } from '../tool.js';
+
+export const claimTool: Tool = {
+  name: 'context.claim',
+  description:
+    'Make a structure claim [[vctx-KIND:PATH]] for a path under root (normalised, not checked). ' +
+    'Returns {"ok":true,"claim":…,"kind":…,"normalized_path":…} or {"ok":false,"reason":…}.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      root: { type: 'string', description: 'Workspace root (relative to the server project root, or absolute)' },
+      kind: { type: 'string', enum: [...STRUCTURE_KINDS], description: 'What the claim asserts about the path' },
+      path: { type: 'string', description: 'Path relative to root; exists-dir keeps a trailing /' },
+    },
+    required: ['root', 'kind', 'path'],
+    additionalProperties: false,
+  },
+  call(args, ctx) {
+    const outcome = claimOutcome(args, { base: ctx.projectRoot });
+    return { text: outcome.text, isError: outcome.status !== 'ok' };
+  },
+};

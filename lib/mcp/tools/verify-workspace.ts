@@ -1,0 +1,29 @@
+// `context.verify_workspace`: re-checks every citation and structure claim in a document,
+// a directory of Markdown files, or inline text. Its text is `context verify-claims`'s
+// stdout byte for byte (both call verifyOutcome); any failure is `isError: true`.
+
+import { verifyOutcome } from '../../core/citations/outcome.js';
+import type { Tool } from '../tool.js';
+
+export const verifyWorkspaceTool: Tool = {
+  name: 'context.verify_workspace',
+  description:
+    'Verify every [[vctx:…]] citation and [[vctx-KIND:…]] structure claim against the workspace under root. ' +
+    'Give exactly one of in_path (a document, or a directory: every Markdown file under it) and text. ' +
+    'Returns {"ok","total","ok_count","fail_count","results"} (or "files" for a directory); failed citations ' +
+    'whose span moved carry "moved_to".',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      root: { type: 'string', description: 'Workspace root (relative to the server project root, or absolute)' },
+      in_path: { type: 'string', description: 'Document or directory path relative to root' },
+      text: { type: 'string', description: 'Inline document text' },
+    },
+    required: ['root'],
+    additionalProperties: false,
+  },
+  call(args, ctx) {
+    const outcome = verifyOutcome(args, { base: ctx.projectRoot });
+    return { text: outcome.text, isError: outcome.status !== 'ok' };
+  },
+};
