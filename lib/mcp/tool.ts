@@ -2,6 +2,7 @@
 // the exact text the CLI would print; the protocol layer wraps it in the content envelope.
 
 import type { Json } from '../json.js';
+import type { CacheMemo } from '../core/cache/api.js';
 
 /** Server-wide settings a tool may read (never the process environment directly). */
 export interface ToolContext {
@@ -9,6 +10,8 @@ export interface ToolContext {
   readonly cacheRoot: string;
   /** Default project root for workspace tools (scopes); the server's working directory. */
   readonly projectRoot: string;
+  /** The server's loaded-cache memo (one per server); absent means load on every call. */
+  readonly memo?: CacheMemo;
 }
 
 export interface ToolOutcome {

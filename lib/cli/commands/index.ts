@@ -6,9 +6,14 @@ import { cite } from './cite.js';
 import { claim } from './claim.js';
 import { inspect } from './inspect.js';
 import { listCaches } from './list-caches.js';
+import { mcp } from './mcp.js';
 import { resolve } from './resolve.js';
 import { verify } from './verify.js';
 import { verifyClaims } from './verify-claims.js';
+import { scopes } from './scopes.js';
+import { freshness } from './freshness.js';
+import { show } from './show.js';
+import { rehash } from './rehash.js';
 
 export const COMMANDS: readonly Command[] = [
   build,
@@ -16,7 +21,12 @@ export const COMMANDS: readonly Command[] = [
   inspect,
   verify,
   listCaches,
+  mcp,
   cite,
   claim,
   verifyClaims,
+  scopes,
+  freshness,
+  show,
+  rehash,
 ];

@@ -1,0 +1,75 @@
+// JSON-RPC 2.0 framing: classifies one decoded message and renders response lines. A line is
+// `{"jsonrpc":"2.0","id":ID,"result":R}` (or "error" for "result"), envelope keys in that
+// order as the reference server prints them, R with every key sorted by UTF-8 bytes.
+// Ids are strings or integers and are echoed with their exact type; anything else is invalid.
+
+import { canonical, compact } from '../json.js';
+import { JSONRPC_ERRORS } from '../errors.js';
+
+export type RequestId = string | number;
+
+export type Incoming =
+  | { readonly kind: 'request'; readonly id: RequestId; readonly method: string; readonly params: unknown }
+  | { readonly kind: 'notification'; readonly method: string; readonly params: unknown }
+  /** A response from the client: we send no requests, so it is ignored. */
+  | { readonly kind: 'response' }
+  /** Not a valid request object: answered with -32600 and this id. */
+  | { readonly kind: 'invalid'; readonly id: RequestId | null };
+
+export interface RpcErrorBody {
+  readonly code: number;
+  readonly message: string;
+}
+
+/** A protocol-level failure of one request; dispatch turns it into an error line. */
+export class RpcError extends Error {
+  readonly code: number;
+  constructor(body: RpcErrorBody, message: string = body.message) {
+    super(message);
+    this.name = 'RpcError';
+    this.code = body.code;
+  }
+  get body(): RpcErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function validId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+const has = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+
+/** Classifies one message (a non-array JSON value). */
+export function classify(value: unknown): Incoming {
+  if (!isPlainObject(value)) return { kind: 'invalid', id: null };
+  const hasId = has(value, 'id');
+  const id = hasId && validId(value['id']) ? (value['id'] as RequestId) : null;
+  if (!has(value, 'method') && (has(value, 'result') || has(value, 'error'))) return { kind: 'response' };
+  if (value['jsonrpc'] !== '2.0' || typeof value['method'] !== 'string') return { kind: 'invalid', id };
+  const method = value['method'];
+  const params = value['params'];
+  if (!hasId) return { kind: 'notification', method, params };
+  if (id === null) return { kind: 'invalid', id: null };
+  return { kind: 'request', id, method, params };
+}
+
+function envelope(id: RequestId | null, key: 'result' | 'error', body: string): string {
+  return `{"jsonrpc":"2.0","id":${compact(id)},"${key}":${body}}`;
+}
+
+/** A success line; the result's keys are sorted (protocol object). */
+export function resultLine(id: RequestId, result: unknown): string {
+  return envelope(id, 'result', canonical(result));
+}
+
+/** An error line: `{"code":C,"message":M}` with the request's id (null when unknown). */
+export function errorLine(id: RequestId | null, error: RpcErrorBody): string {
+  return envelope(id, 'error', canonical({ code: error.code, message: error.message }));
+}
+
+export const PARSE_ERROR_LINE = errorLine(null, JSONRPC_ERRORS.parseError);

@@ -1,0 +1,43 @@
+// `context mcp` without the process: wires the stdio transport to one session and one
+// cache memo, over injected streams, and resolves with the exit code once input ends
+// (0), output goes away (0, quietly: EPIPE) or input fails (1).
+
+import { CacheMemo } from '../core/cache/api.js';
+import { McpSession } from './session.js';
+import { serveLines } from './stdio-transport.js';
+import type { Tool } from './tool.js';
+import type { ToolNameStyle } from './tool-names.js';
+import { TOOLS } from './tools/index.js';
+
+export interface ServerOptions {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: NodeJS.WritableStream;
+  readonly log: (text: string) => void;
+  readonly cacheRoot: string;
+  readonly projectRoot: string;
+  readonly toolNames?: ToolNameStyle;
+  readonly tools?: readonly Tool[];
+  readonly maxLineBytes?: number;
+}
+
+export async function runMcpServer(options: ServerOptions): Promise<number> {
+  const memo = new CacheMemo();
+  const session = new McpSession({
+    tools: options.tools ?? TOOLS,
+    context: { cacheRoot: options.cacheRoot, projectRoot: options.projectRoot, memo },
+    toolNames: options.toolNames ?? 'dotted',
+    log: options.log,
+  });
+  try {
+    const reason = await serveLines({
+      input: options.input,
+      output: options.output,
+      handle: (item) => session.handleLine(item),
+      log: options.log,
+      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    });
+    return reason === 'input-error' ? 1 : 0;
+  } finally {
+    memo.close();
+  }
+}

@@ -1,0 +1,176 @@
+// One MCP session: the lifecycle (initialize, version negotiation, ping, the pre-initialize
+// gate), tools/list and tools/call, and JSON-RPC's error cases. Every thrown error becomes a
+// reply in exactly one place (`answer`); notifications and client responses never get one.
+// The session never exits on bad input: each line is answered (or ignored) and it goes on.
+
+import { toContextError, errorJson, JSONRPC_ERRORS } from '../errors.js';
+import { parseJson } from '../json.js';
+import { VERSION } from '../version.js';
+import {
+  classify,
+  errorLine,
+  isPlainObject,
+  PARSE_ERROR_LINE,
+  resultLine,
+  RpcError,
+  type Incoming,
+  type RequestId,
+} from './json-rpc.js';
+import type { LineItem } from './line-splitter.js';
+import { acceptsBatches, negotiateVersion, type ProtocolVersion } from './protocol-version.js';
+import type { Tool, ToolContext, ToolOutcome } from './tool.js';
+import { advertisedName, underscoreName, type ToolNameStyle } from './tool-names.js';
+
+export const SERVER_NAME = 'context-engine';
+
+export interface SessionOptions {
+  readonly tools: readonly Tool[];
+  readonly context: ToolContext;
+  readonly toolNames: ToolNameStyle;
+  /** Diagnostics (stderr). */
+  readonly log: (text: string) => void;
+}
+
+const BLANK = /^[ \t\r]*$/;
+
+const notInitialized = (): RpcError => new RpcError(JSONRPC_ERRORS.invalidRequest, 'Server not initialized');
+
+export class McpSession {
+  private readonly options: SessionOptions;
+  private readonly byName = new Map<string, Tool>();
+  private version: ProtocolVersion | null = null;
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+    for (const tool of options.tools) {
+      this.byName.set(tool.name, tool);
+      this.byName.set(underscoreName(tool.name), tool);
+    }
+  }
+
+  /** The negotiated protocol version, once `initialize` has been answered. */
+  get protocolVersion(): ProtocolVersion | null {
+    return this.version;
+  }
+
+  /** One input line in, at most one output line out. */
+  async handleLine(item: LineItem): Promise<string | null> {
+    if (item.kind !== 'line') return PARSE_ERROR_LINE;
+    if (BLANK.test(item.text)) return null;
+    let message: unknown;
+    try {
+      message = parseJson(item.text);
+    } catch {
+      return PARSE_ERROR_LINE;
+    }
+    if (!Array.isArray(message)) return this.handleMessage(message, false);
+    return this.handleBatch(message);
+  }
+
+  private async handleBatch(messages: readonly unknown[]): Promise<string | null> {
+    // JSON-RPC: an empty batch is one Invalid Request. MCP: batches exist only before
+    // 2025-06-18, and never before initialize (which must not be batched).
+    if (messages.length === 0 || this.version === null || !acceptsBatches(this.version)) {
+      return errorLine(null, JSONRPC_ERRORS.invalidRequest);
+    }
+    const replies: string[] = [];
+    for (const m of messages) {
+      const reply = await this.handleMessage(m, true);
+      if (reply !== null) replies.push(reply);
+    }
+    return replies.length === 0 ? null : `[${replies.join(',')}]`;
+  }
+
+  private async handleMessage(message: unknown, inBatch: boolean): Promise<string | null> {
+    const incoming: Incoming = classify(message);
+    switch (incoming.kind) {
+      case 'response':
+        return null;
+      case 'invalid':
+        return errorLine(incoming.id, JSONRPC_ERRORS.invalidRequest);
+      case 'notification':
+        this.notify(incoming.method);
+        return null;
+      case 'request':
+        return this.answer(incoming.id, incoming.method, incoming.params, inBatch);
+    }
+  }
+
+  private notify(method: string): void {
+    // notifications/initialized needs no action (requests are served once initialize is
+    // answered); notifications/cancelled has nothing to stop, since requests are answered
+    // one at a time before the next line is read. Unknown notifications are ignored.
+    void method;
+  }
+
+  private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean): Promise<string> {
+    try {
+      if (params !== undefined && !isPlainObject(params)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
+      const p = params ?? {};
+      return resultLine(id, await this.dispatch(method, p, inBatch));
+    } catch (err) {
+      if (err instanceof RpcError) return errorLine(id, err.body);
+      this.options.log(`context mcp: ${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      return errorLine(id, JSONRPC_ERRORS.internalError);
+    }
+  }
+
+  private async dispatch(method: string, params: Record<string, unknown>, inBatch: boolean): Promise<unknown> {
+    switch (method) {
+      case 'initialize':
+        if (inBatch) throw new RpcError(JSONRPC_ERRORS.invalidRequest, 'initialize must not be batched');
+        return this.initialize(params);
+      case 'ping':
+        return {};
+      default:
+        break;
+    }
+    const known = method === 'tools/list' || method === 'tools/call';
+    // 2026-07-28 probe (server/discover) and anything unknown: -32601 at once, in any state.
+    if (!known) throw new RpcError(JSONRPC_ERRORS.methodNotFound);
+    if (this.version === null) throw notInitialized();
+    return method === 'tools/list' ? this.listTools() : this.callTool(params);
+  }
+
+  private initialize(params: Record<string, unknown>): unknown {
+    if (this.version !== null) throw new RpcError(JSONRPC_ERRORS.invalidRequest, 'Server already initialized');
+    const requested = params['protocolVersion'];
+    if (typeof requested !== 'string') throw new RpcError(JSONRPC_ERRORS.invalidParams);
+    this.version = negotiateVersion(requested);
+    return {
+      protocolVersion: this.version,
+      capabilities: { tools: {} },
+      serverInfo: { name: SERVER_NAME, version: VERSION },
+    };
+  }
+
+  private listTools(): unknown {
+    const style = this.options.toolNames;
+    return {
+      tools: this.options.tools.map((t) => ({
+        name: advertisedName(t.name, style),
+        description: t.description,
+        inputSchema: t.inputSchema,
+      })),
+    };
+  }
+
+  private async callTool(params: Record<string, unknown>): Promise<unknown> {
+    const name = params['name'];
+    const args = params['arguments'] ?? {};
+    if (typeof name !== 'string' || !isPlainObject(args)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
+    const tool = this.byName.get(name);
+    if (tool === undefined) throw new RpcError(JSONRPC_ERRORS.invalidParams, `Unknown tool: ${name}`);
+    let outcome: ToolOutcome;
+    try {
+      outcome = await tool.call(args, this.options.context);
+    } catch (err) {
+      // Tools convert their own errors; anything escaping is still a typed tool failure.
+      const e = toContextError(err);
+      if (e.code === 'internal_error') this.options.log(`context mcp: ${tool.name} failed: ${e.detail ?? ''}\n`);
+      outcome = { text: errorJson(e.code) + '\n', isError: true };
+    }
+    const content = [{ type: 'text', text: outcome.text }];
+    return outcome.isError ? { content, isError: true } : { content };
+  }
+}

@@ -1,0 +1,22 @@
+// `context.inspect_cache` (seed 004): cache_version, document_count, total_bytes, valid, as
+// compact JSON without a trailing newline (`context inspect --format json` prints it + "\n").
+
+import { inspectText } from '../../core/cache/api.js';
+import type { Tool } from '../tool.js';
+import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
+import { runTool } from './outcome.js';
+
+export const inspectCacheTool: Tool = {
+  name: 'context.inspect_cache',
+  description:
+    'Inspect a context cache: its cache_version, document_count and total_bytes, and whether its manifest is valid. Does not return document content.',
+  inputSchema: {
+    type: 'object',
+    required: ['cache'],
+    additionalProperties: false,
+    properties: { cache: CACHE_PROPERTY },
+  },
+  call(args, ctx) {
+    return runTool(() => inspectText(cacheDirOf(args['cache'], ctx), 'json'));
+  },
+};

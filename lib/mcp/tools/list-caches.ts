@@ -1,0 +1,17 @@
+// `context.list_caches` (seed 000): the immediate subdirectories of the server's cache root,
+// each with has_manifest, sorted by UTF-8 bytes; compact JSON without a trailing newline
+// (`context list-caches --root R` prints it + "\n"). No parameters.
+
+import { listCachesText } from '../../core/cache/api.js';
+import type { Tool } from '../tool.js';
+import { runTool } from './outcome.js';
+
+export const listCachesTool: Tool = {
+  name: 'context.list_caches',
+  description:
+    'List the context caches under the server\'s cache root: each immediate subdirectory, with whether it holds a manifest.json. Takes no arguments.',
+  inputSchema: { type: 'object', properties: {} },
+  call(_args, ctx) {
+    return runTool(() => listCachesText(ctx.cacheRoot));
+  },
+};

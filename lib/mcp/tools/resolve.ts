@@ -1,0 +1,31 @@
+// `context.resolve` (seed 001): the tool's text is byte-identical to
+// `context resolve --cache C --query Q --budget B` stdout, trailing "\n" included.
+// Checks run in the CLI's order (budget, query, then the cache), so both faces fail alike.
+
+import { resolveText, validateBudget, validateQuery } from '../../core/cache/api.js';
+import type { Tool } from '../tool.js';
+import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
+import { runTool } from './outcome.js';
+
+export const resolveTool: Tool = {
+  name: 'context.resolve',
+  description:
+    'Resolve a natural-language query against a pre-built context cache and return a deterministic, explainable set of documents within a token budget.',
+  inputSchema: {
+    type: 'object',
+    required: ['cache', 'query', 'budget'],
+    properties: {
+      cache: CACHE_PROPERTY,
+      query: { type: 'string', description: 'Natural-language query' },
+      budget: { type: 'integer', minimum: 0, description: 'Maximum token budget' },
+    },
+  },
+  call(args, ctx) {
+    return runTool(() => {
+      const budget = validateBudget(args['budget']);
+      const query = validateQuery(args['query']);
+      const dir = cacheDirOf(args['cache'], ctx);
+      return resolveText(dir, query, budget, 'json', ctx.memo);
+    });
+  },
+};
