@@ -1,0 +1,20 @@
+// `context.check_freshness {scope, path?}` (seed 003): fresh, stale or missing for one
+// scope; text identical to `context freshness --scope S` stdout. Stale is not an error.
+
+import { checkFreshnessText } from '../../core/scopes/api.js';
+import type { Tool } from '../tool.js';
+import { PATH_PROPERTY, SCOPE_PROPERTY, toToolOutcome } from './scope-outcome.js';
+
+export const checkFreshnessTool: Tool = {
+  name: 'context.check_freshness',
+  description:
+    'Check if a .context.yaml file is current. Returns fresh/stale/missing with fingerprint details. Use this to verify context reliability before relying on it.',
+  inputSchema: {
+    type: 'object',
+    required: ['scope'],
+    properties: { scope: SCOPE_PROPERTY, path: PATH_PROPERTY },
+  },
+  call(args, ctx) {
+    return toToolOutcome(checkFreshnessText(ctx.projectRoot, args['scope'], args['path']));
+  },
+};
