@@ -3,7 +3,7 @@
 // Every call here is one syscall-sized operation; callers keep per-file work O(1).
 
 import * as fs from 'node:fs';
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 export type Dirent = fs.Dirent;
 export type Stats = fs.Stats;
@@ -23,7 +23,7 @@ export const rename = (from: string, to: string): void => fs.renameSync(from, to
 export const removeTree = (path: string): void => fs.rmSync(path, { recursive: true, force: true });
 export const realPath = (path: string): string => fs.realpathSync(path);
 export const exists = (path: string): boolean => fs.existsSync(path);
-export { isUtf8 };
+export { isAscii, isUtf8 };
 
 /** Watches a directory for any change; the watcher never keeps the process alive. */
 export function watchDir(path: string, onChange: () => void): { close(): void } {

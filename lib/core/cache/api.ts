@@ -5,9 +5,10 @@
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
 import { selectDocuments } from '../selection/select.js';
+import { queryTerms } from '../selection/text.js';
 import { inspectCache, inspectJson } from './inspect.js';
 import { listCaches, listingJson } from './list.js';
-import { loadCache } from './load.js';
+import { loadCache, loadCacheParallel } from './load.js';
 import type { CacheMemo } from './memo.js';
 import { verifyCache, verifyReportJson, type VerifyReport } from './verify.js';
 
@@ -57,8 +58,25 @@ export function resolveText(
 ): string {
   const b = validateBudget(budget);
   const q = validateQuery(query);
-  const cache = memo === undefined ? loadCache(cacheDir) : memo.get(cacheDir);
-  return render(selectDocuments(cache.documents, q, b, cache.countTerm), format) + '\n';
+  const cache = memo === undefined ? loadCache(cacheDir, { terms: queryTerms(q) }) : memo.get(cacheDir);
+  return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
+}
+
+/**
+ * The same bytes as `resolveText`, for a one-shot process: the cache is read on up to
+ * `threads` threads, counting the query's terms while loading.
+ */
+export async function resolveTextParallel(
+  cacheDir: string,
+  query: unknown,
+  budget: unknown,
+  format: OutputFormat,
+  threads: number,
+): Promise<string> {
+  const b = validateBudget(budget);
+  const q = validateQuery(query);
+  const cache = await loadCacheParallel(cacheDir, { terms: queryTerms(q), threads });
+  return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
 }
 
 /** Inspect result JSON (seed 004 field order), without trailing newline. */

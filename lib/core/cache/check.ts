@@ -131,20 +131,42 @@ function checkIndex(dir: string, entries: readonly ManifestEntry[], fail: Failur
   }
 }
 
-function readDocument(dir: string, entry: ManifestEntry, fail: FailureSink): StoredDocument | null {
-  const text = readCacheFile(join(dir, entry.file));
-  if (text === null) return fail(new CheckFailure('documents_exist', `${entry.file} is missing`)), null;
+/** A document as read back from the cache, with what scoring wants to know of it. */
+export interface CheckedDocument extends StoredDocument {
+  /** Content is pure ASCII. */
+  readonly ascii: boolean;
+  /** UTF-8 byte length of the content. */
+  readonly bytes: number;
+}
+
+export function readDocument(dir: string, entry: ManifestEntry, fail: FailureSink): CheckedDocument | null {
+  let raw: Buffer;
+  try {
+    raw = fs.readFile(join(dir, entry.file));
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') {
+      return fail(new CheckFailure('documents_exist', `${entry.file} is missing`)), null;
+    }
+    throw fromOsError(err, 'io_error');
+  }
+  // ASCII file bytes with no \u escape mean ASCII content: decided by a SIMD byte check
+  // instead of a scan of the decoded string.
+  const asciiFile = fs.isAscii(raw);
+  const text = raw.toString(asciiFile ? 'latin1' : 'utf8');
   const d = parseOrNull(text);
   if (!isObject(d) || typeof d['id'] !== 'string' || typeof d['content'] !== 'string' || typeof d['version'] !== 'string') {
     return fail(new CheckFailure('document_hashes', `${entry.file} is not a document`)), null;
   }
   const content = d['content'];
-  const actual = versionOf(content);
+  const ascii = asciiFile && !text.includes('\\u');
+  const actual = versionOf(ascii ? Buffer.from(content, 'latin1') : Buffer.from(content, 'utf8'));
   if (actual !== entry.version || d['version'] !== entry.version || documentFile(actual) !== entry.file) {
     return fail(new CheckFailure('document_hashes', `${entry.file} does not hash to its name`)), null;
   }
   if (d['id'] !== entry.id) return fail(new CheckFailure('document_hashes', `${entry.file} holds another id`)), null;
-  return { id: entry.id, version: entry.version, source: typeof d['source'] === 'string' ? d['source'] : '', content };
+  const bytes = ascii ? content.length : Buffer.byteLength(content, 'utf8');
+  return { id: entry.id, version: entry.version, source: typeof d['source'] === 'string' ? d['source'] : '', content, ascii, bytes };
 }
 
 function checkOrphans(dir: string, entries: readonly ManifestEntry[], fail: FailureSink): void {
@@ -166,14 +188,20 @@ function checkOrphans(dir: string, entries: readonly ManifestEntry[], fail: Fail
 export interface CacheContents {
   readonly cacheVersion: string;
   /** Documents sorted by id (byte order). */
-  readonly documents: readonly StoredDocument[];
+  readonly documents: readonly CheckedDocument[];
+}
+
+export interface CacheStructure {
+  readonly cacheVersion: string;
+  /** Manifest entries sorted by id (byte order). */
+  readonly entries: readonly ManifestEntry[];
 }
 
 /**
- * Runs every check against `dir`, reporting failures to `fail`. Returns the documents when
- * the manifest was usable (whatever else failed), otherwise null.
+ * Every check that does not read documents: manifest, cache_version, index, orphans.
+ * Returns the entries when the manifest was usable (whatever else failed), else null.
  */
-export function examineCache(dir: string, fail: FailureSink): CacheContents | null {
+export function examineStructure(dir: string, fail: FailureSink): CacheStructure | null {
   requireCacheDir(dir);
   const manifest = readManifest(dir, fail);
   if (manifest === null) return null;
@@ -182,10 +210,17 @@ export function examineCache(dir: string, fail: FailureSink): CacheContents | nu
   }
   checkIndex(dir, manifest.entries, fail);
   checkOrphans(dir, manifest.entries, fail);
-  const documents: StoredDocument[] = [];
-  for (const entry of manifest.entries) {
+  return { cacheVersion: manifest.version, entries: manifest.entries };
+}
+
+/** Runs every check against `dir`, reporting failures to `fail`; null if no usable manifest. */
+export function examineCache(dir: string, fail: FailureSink): CacheContents | null {
+  const structure = examineStructure(dir, fail);
+  if (structure === null) return null;
+  const documents: CheckedDocument[] = [];
+  for (const entry of structure.entries) {
     const doc = readDocument(dir, entry, fail);
     if (doc !== null) documents.push(doc);
   }
-  return { cacheVersion: manifest.version, documents };
+  return { cacheVersion: structure.cacheVersion, documents };
 }

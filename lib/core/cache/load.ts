@@ -1,45 +1,104 @@
 // Loads a cache for selection: every invariant checked and every document re-hashed (any
-// violation is cache_invalid), then each document's lowercased text, word count and token
-// count computed once. A LoadedCache also memoizes per-term match counts across queries.
+// violation is cache_invalid). With `threads` > 1 the documents are read in contiguous
+// batches on worker threads and this one; failures are reported in document order, so the
+// outcome never depends on which thread finishes first.
 
-import { examineCache, throwFirst } from './check.js';
-import { countWord, countWords, lowercase, tokensForBytes } from '../selection/text.js';
-import type { SelectableDocument, TermCounter } from '../selection/select.js';
+import { Worker } from 'node:worker_threads';
+import { ContextError, type ErrorCode } from '../../errors.js';
+import { examineStructure, throwFirst } from './check.js';
+import type { ManifestEntry } from './format.js';
+import { readBatch, type DocumentBatch } from './read-batch.js';
+import { ScoringCorpus } from '../selection/corpus.js';
+import type { SelectableDocument, WordCounter } from '../selection/select.js';
+import { tokensForBytes } from '../selection/text.js';
 
 export interface LoadedCache {
   readonly cacheVersion: string;
   /** Sorted by id (byte order). */
   readonly documents: readonly SelectableDocument[];
-  /** Whole-word counts of a term per document, memoized (bounded) across queries. */
-  readonly countTerm: TermCounter;
+  /** Word statistics of the documents, memoized across queries. */
+  readonly countWords: WordCounter;
 }
 
-const MAX_MEMO_TERMS = 4096;
+export interface LoadOptions {
+  /** Terms to count while loading (saves a second pass for the first query). */
+  readonly terms?: readonly string[];
+  /** Threads to read documents with (1 = this thread only). */
+  readonly threads?: number;
+}
 
-export function loadCache(dir: string): LoadedCache {
-  const contents = examineCache(dir, throwFirst);
-  /* c8 ignore next */
-  if (contents === null) throw new Error('unreachable: throwFirst throws');
-  const documents: SelectableDocument[] = contents.documents.map((d) => {
-    const lower = lowercase(d.content);
-    return {
-      id: d.id,
-      version: d.version,
-      content: d.content,
-      lower,
-      totalWords: countWords(lower),
-      tokens: tokensForBytes(Buffer.byteLength(d.content, 'utf8')),
-    };
+/** Below this many documents a worker costs more than it saves. */
+const MIN_DOCS_PER_THREAD = 1000;
+// The worker runs compiled JavaScript; under a TypeScript loader (tests) load serially.
+const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./read-worker.js', import.meta.url) : null;
+
+function assemble(cacheVersion: string, terms: readonly string[], batches: readonly DocumentBatch[]): LoadedCache {
+  const docs = batches.flatMap((b) => b.documents);
+  const totalWords = new Uint32Array(docs.length);
+  const seed = new Map<string, Uint32Array>(terms.map((t) => [t, new Uint32Array(docs.length)]));
+  let offset = 0;
+  for (const b of batches) {
+    totalWords.set(b.totalWords, offset);
+    terms.forEach((t, k) => (seed.get(t) as Uint32Array).set(b.termCounts[k] as Uint32Array, offset));
+    offset += b.documents.length;
+  }
+  const documents: SelectableDocument[] = docs.map((d) => ({
+    id: d.id,
+    version: d.version,
+    content: d.content,
+    tokens: tokensForBytes(d.bytes),
+  }));
+  const corpus = new ScoringCorpus(docs, totalWords, seed);
+  return { cacheVersion, documents, countWords: (t) => corpus.stats(t) };
+}
+
+/** Loads synchronously on this thread. */
+export function loadCache(dir: string, options: LoadOptions = {}): LoadedCache {
+  const structure = examineStructure(dir, throwFirst) as NonNullable<ReturnType<typeof examineStructure>>;
+  const terms = [...new Set(options.terms ?? [])];
+  return assemble(structure.cacheVersion, terms, [readBatch(dir, structure.entries, terms)]);
+}
+
+type WorkerReply = { batch: DocumentBatch } | { error: { code: ErrorCode; detail: string | null } };
+
+function runWorker(url: URL, dir: string, entries: readonly ManifestEntry[], terms: readonly string[]): Promise<WorkerReply> {
+  return new Promise((resolve) => {
+    const worker = new Worker(url, { workerData: { dir, entries, terms } });
+    worker.once('message', (reply: WorkerReply) => {
+      resolve(reply);
+      void worker.terminate();
+    });
+    worker.once('error', (err) => resolve({ error: { code: 'internal_error', detail: String(err) } }));
   });
-  const memo = new Map<string, Uint32Array>();
-  const countTerm: TermCounter = (term) => {
-    const hit = memo.get(term);
-    if (hit !== undefined) return hit;
-    const counts = new Uint32Array(documents.length);
-    for (let i = 0; i < documents.length; i++) counts[i] = countWord((documents[i] as SelectableDocument).lower, term);
-    if (memo.size >= MAX_MEMO_TERMS) memo.clear();
-    memo.set(term, counts);
-    return counts;
-  };
-  return { cacheVersion: contents.cacheVersion, documents, countTerm };
+}
+
+/** Loads with up to `threads` threads; the result is identical to `loadCache`. */
+export async function loadCacheParallel(dir: string, options: LoadOptions = {}): Promise<LoadedCache> {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  const structure = examineStructure(dir, throwFirst) as NonNullable<ReturnType<typeof examineStructure>>;
+  const terms = [...new Set(options.terms ?? [])];
+  const { entries } = structure;
+  const parts = Math.min(threads, Math.floor(entries.length / MIN_DOCS_PER_THREAD));
+  if (WORKER_URL === null || parts <= 1) {
+    return assemble(structure.cacheVersion, terms, [readBatch(dir, entries, terms)]);
+  }
+  const size = Math.ceil(entries.length / parts);
+  const chunks: ManifestEntry[][] = [];
+  for (let i = 0; i < entries.length; i += size) chunks.push(entries.slice(i, i + size));
+  const url = WORKER_URL;
+  const pending = chunks.slice(1).map((chunk) => runWorker(url, dir, chunk, terms));
+  let first: WorkerReply;
+  try {
+    first = { batch: readBatch(dir, chunks[0] as ManifestEntry[], terms) };
+  } catch (err) {
+    if (!(err instanceof ContextError)) throw err;
+    first = { error: { code: err.code, detail: err.detail ?? null } };
+  }
+  const replies = [first, ...(await Promise.all(pending))];
+  const batches: DocumentBatch[] = [];
+  for (const reply of replies) {
+    if ('error' in reply) throw new ContextError(reply.error.code, reply.error.detail ?? undefined);
+    batches.push(reply.batch);
+  }
+  return assemble(structure.cacheVersion, terms, batches);
 }

@@ -4,52 +4,42 @@
 
 import { compareBytes, F32, type Json } from '../../json.js';
 import { f32Ratio } from './f32.js';
-import { countWord, queryTerms } from './text.js';
+import { queryTerms } from './text.js';
+import type { WordStats } from './corpus.js';
 
-/** A document ready for selection: its lowercased text and word count precomputed. */
+/** A document as selection needs it; word statistics come from a `WordCounter`. */
 export interface SelectableDocument {
   readonly id: string;
   readonly version: string;
   readonly content: string;
-  /** `content` lowercased (Rust `to_lowercase`). */
-  readonly lower: string;
-  /** `split_whitespace()` count of `lower`. */
-  readonly totalWords: number;
   /** ceil(UTF-8 bytes of content / 4). */
   readonly tokens: number;
 }
 
-/**
- * Whole-word occurrence counts of one term in every document, in document order. A loaded
- * cache may memoize these; the default scans each document's lowercased text.
- */
-export type TermCounter = (term: string) => ArrayLike<number>;
-
-export function scanTermCounter(docs: readonly SelectableDocument[]): TermCounter {
-  return (term) => docs.map((d) => countWord(d.lower, term));
-}
+/** total_words and per-term whole-word counts for the documents, in document order. */
+export type WordCounter = (terms: readonly string[]) => WordStats;
 
 /** The SelectionResult value, fields in the spec's order. */
 export function selectDocuments(
   docs: readonly SelectableDocument[],
   query: string,
   budget: number,
-  counter: TermCounter = scanTermCounter(docs),
+  counter: WordCounter,
 ): Json {
   const terms = queryTerms(query);
+  const stats = counter(terms);
   // Duplicate terms count twice (the reference loops over every term for every word).
-  const multiplicity = new Map<string, number>();
-  for (const t of terms) multiplicity.set(t, (multiplicity.get(t) ?? 0) + 1);
   const matches = new Float64Array(docs.length);
-  for (const [term, times] of multiplicity) {
-    const counts = counter(term);
-    for (let i = 0; i < docs.length; i++) matches[i] = (matches[i] as number) + (counts[i] as number) * times;
+  for (const term of terms) {
+    const counts = stats.termCounts.get(term) as ArrayLike<number>;
+    for (let i = 0; i < docs.length; i++) matches[i] = (matches[i] as number) + (counts[i] as number);
   }
+  const totalWords = stats.totalWords;
   const scores = new Float64Array(docs.length);
   for (let i = 0; i < docs.length; i++) {
-    const doc = docs[i] as SelectableDocument;
-    if (doc.totalWords === 0) matches[i] = 0;
-    scores[i] = f32Ratio(matches[i] as number, doc.totalWords);
+    const words = totalWords[i] as number;
+    if (words === 0) matches[i] = 0;
+    scores[i] = f32Ratio(matches[i] as number, words);
   }
 
   const order = Array.from(docs.keys());
@@ -72,7 +62,7 @@ export function selectDocuments(
       content: doc.content,
       score: new F32(scores[i] as number),
       tokens: doc.tokens,
-      why: { query_terms: terms, term_matches: matches[i] as number, total_words: doc.totalWords },
+      why: { query_terms: terms, term_matches: matches[i] as number, total_words: totalWords[i] as number },
     });
   }
   return {

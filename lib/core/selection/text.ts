@@ -48,42 +48,65 @@ export function queryTerms(query: string): string[] {
   return splitWords(lowercase(query));
 }
 
-/** Number of words in already-lowercased text, without building the word list. */
-export function countWords(lower: string): number {
-  let count = 0;
-  let inWord = false;
-  for (let i = 0; i < lower.length; i++) {
-    if (isWhiteSpace(lower.charCodeAt(i))) {
-      inWord = false;
-    } else if (!inWord) {
-      inWord = true;
-      count++;
-    }
+// White_Space as a table: one load per character in the hot loops below.
+const WHITE = new Uint8Array(0x10000);
+for (let c = 0; c < 0x10000; c++) WHITE[c] = isWhiteSpace(c) ? 1 : 0;
+
+/**
+ * `split_whitespace().count()`. Lowercasing maps whitespace to whitespace and everything
+ * else to non-whitespace, so the count is the same before and after `to_lowercase`.
+ */
+export function countWords(text: string): number {
+  let words = 0;
+  let prevWhite = 1;
+  for (let i = 0; i < text.length; i++) {
+    const white = WHITE[text.charCodeAt(i)] as number;
+    words += prevWhite & (white ^ 1);
+    prevWhite = white;
   }
-  return count;
+  return words;
 }
 
 /**
- * Occurrences of `term` as a whole word of already-lowercased text. Whitespace characters
- * are all single UTF-16 units, so a boundary test on the neighbouring unit is exact.
+ * Whole-word occurrences of each term in `lower` (already lowercased text), added to
+ * `counts[k]`: one pass comparing every word with every term.
  */
-export function countWord(lower: string, term: string): number {
-  if (term.length === 0) return 0;
-  let count = 0;
-  let from = 0;
-  for (;;) {
-    const at = lower.indexOf(term, from);
-    if (at < 0) return count;
-    const end = at + term.length;
-    const before = at === 0 || isWhiteSpace(lower.charCodeAt(at - 1));
-    const after = end === lower.length || isWhiteSpace(lower.charCodeAt(end));
-    if (before && after) {
-      count++;
-      from = end;
-    } else {
-      from = at + 1;
+export function countTermsLowered(lower: string, terms: readonly string[], counts: Uint32Array): void {
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && WHITE[lower.charCodeAt(i)] === 1) i++;
+    const start = i;
+    while (i < n && WHITE[lower.charCodeAt(i)] === 0) i++;
+    const len = i - start;
+    if (len === 0) break;
+    for (let k = 0; k < terms.length; k++) {
+      const term = terms[k] as string;
+      if (term.length === len && lower.startsWith(term, start)) counts[k] = (counts[k] as number) + 1;
     }
   }
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g;
+
+/**
+ * A matcher for `term` as a whole word of pure-ASCII text, case-insensitively: for ASCII,
+ * Rust's `to_lowercase` is exactly A-Z -> a-z, which is what a non-Unicode /i regex folds.
+ * Lookarounds demand ASCII whitespace (or an end) on both sides. Null when the term has a
+ * non-ASCII character, which can never equal a word of ASCII text.
+ */
+export function asciiWordMatcher(term: string): RegExp | null {
+  if (!ASCII_ONLY.test(term)) return null;
+  return new RegExp(`(?<![^\\t-\\r ])${term.replace(REGEX_SPECIAL, '\\$&')}(?![^\\t-\\r ])`, 'gi');
+}
+
+/** Occurrences of a matcher from `asciiWordMatcher` in pure-ASCII `text`. */
+export function countAsciiMatches(text: string, matcher: RegExp): number {
+  let count = 0;
+  matcher.lastIndex = 0;
+  while (matcher.test(text)) count++;
+  return count;
 }
 
 /** tokens(content) := ceil(UTF-8 byte length / 4). */

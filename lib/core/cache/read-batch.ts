@@ -1,0 +1,34 @@
+// Reads, verifies and measures a run of a cache's documents: each is parsed, re-hashed and
+// checked against its manifest entry (the first failure throws cache_invalid), then its
+// word count and the counts of the query's terms are taken. The unit of work a loader
+// thread does; results are plain data so they cross thread boundaries unchanged.
+
+import { throwFirst, readDocument, type CheckedDocument } from './check.js';
+import type { ManifestEntry } from './format.js';
+import { countDocumentTerms, type TermMatchers, termMatchers } from '../selection/corpus.js';
+import { countWords } from '../selection/text.js';
+
+export interface DocumentBatch {
+  readonly documents: CheckedDocument[];
+  readonly totalWords: Uint32Array;
+  /** Per distinct term (in the order given), its count in each document of the batch. */
+  readonly termCounts: Uint32Array[];
+}
+
+export function readBatch(dir: string, entries: readonly ManifestEntry[], terms: readonly string[]): DocumentBatch {
+  const documents: CheckedDocument[] = [];
+  const totalWords = new Uint32Array(entries.length);
+  const termCounts = terms.map(() => new Uint32Array(entries.length));
+  const matchers: TermMatchers = termMatchers(terms);
+  const row = new Uint32Array(terms.length);
+  entries.forEach((entry, i) => {
+    const doc = readDocument(dir, entry, throwFirst) as CheckedDocument;
+    documents.push(doc);
+    totalWords[i] = countWords(doc.content);
+    row.fill(0);
+    countDocumentTerms(doc, undefined, matchers, row);
+    for (let k = 0; k < terms.length; k++) (termCounts[k] as Uint32Array)[i] = row[k] as number;
+  });
+  return { documents, totalWords, termCounts };
+}
+
