@@ -1,0 +1,3 @@
+export function scan(): string[] {
+  return [];
+}
