@@ -1,0 +1,1 @@
+src/calc.py
