@@ -13,7 +13,12 @@ const bin = join(here, '..', 'bin', 'context');
 const count = Number(process.env.BENCH_DOCS ?? 10_000);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 
+// Settle the disk before each timed step: writeback left by the previous step (deleting or
+// writing 10,000 files) otherwise lands on the next one and swamps the figures.
+const settle = () => spawnSync('sync');
+
 function timed(args) {
+  settle();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
