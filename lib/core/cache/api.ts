@@ -58,7 +58,8 @@ export function resolveText(
 ): string {
   const b = validateBudget(budget);
   const q = validateQuery(query);
-  const cache = memo === undefined ? loadCache(cacheDir, { terms: queryTerms(q) }) : memo.get(cacheDir);
+  const terms = queryTerms(q);
+  const cache = memo === undefined ? loadCache(cacheDir, { terms }) : memo.get(cacheDir, terms);
   return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
 }
 

@@ -32,8 +32,11 @@ export class CacheMemo {
     this.capacity = capacity;
   }
 
-  /** The loaded cache at `dir`, reloaded (and re-verified) if anything changed. */
-  get(dir: string): LoadedCache {
+  /**
+   * The loaded cache at `dir`, reloaded (and re-verified) if anything changed. `terms` are
+   * counted during a (re)load, saving the first query a second pass.
+   */
+  get(dir: string, terms: readonly string[] = []): LoadedCache {
     const hit = this.entries.get(dir);
     const stamp = stampOf(dir);
     if (hit !== undefined && !hit.dirty && hit.stamp === stamp) {
@@ -58,7 +61,7 @@ export class CacheMemo {
     }
     let cache: LoadedCache;
     try {
-      cache = loadCache(dir);
+      cache = loadCache(dir, { terms });
     } catch (err) {
       for (const w of watchers) w.close();
       throw err;
