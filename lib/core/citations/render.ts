@@ -1,6 +1,6 @@
 // The JSON shapes of the citation operations, keys in a fixed order (VeriContext's, with
 // additions only at the end of an object): cite {ok, citation, sha256_full}; claim {ok,
-// claim, kind, normalized_path}; refusal {ok, reason}; verification as in verify-json below.
+// claim, kind, normalized_path}; refusal {ok, reason}; verification as verifyJson documents.
 
 import type { Json } from '../../json.js';
 import type { CiteResult, ClaimResult } from './cite.js';

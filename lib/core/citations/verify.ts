@@ -1,7 +1,6 @@
-// Verification, fail-closed: every citation in a text is re-hashed against the workspace,
-// then every structure claim is re-checked, each in order of appearance. A failed citation
-// whose span now sits elsewhere in the same file says where (`movedTo`).
-// The input is one document under the root, inline text, or a directory of Markdown files.
+// Verification, fail-closed, of a document under the root, inline text, or a folder of
+// Markdown: every citation is re-hashed, then every structure claim re-checked, each in
+// order of appearance; a failed citation whose span now sits elsewhere says where (movedTo).
 
 import type { Reason } from './reasons.js';
 import { findMovedSpans, type LineSpan } from './moved-span.js';
