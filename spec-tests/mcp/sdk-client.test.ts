@@ -1,0 +1,113 @@
+// Checks issue 3 "A test drives the server with the official MCP TypeScript SDK client":
+// the SDK (1.32.2, test-only) spawns `bin/context mcp`, connects (negotiating 2025-11-25),
+// lists tools and calls each seed tool for a success and an error; its strict schemas accept
+// every reply, nothing is warned, and the server's stderr stays empty.
+import t, { type Test } from 'tap';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { main } from '../../lib/cli/main.js';
+import { errorJson } from '../../lib/errors.js';
+import { contextCommand, hostEnv, REPO } from './spawn-server.js';
+
+const caches = join(REPO, 'conformance', 'mcp', 'caches');
+
+async function cliStdout(argv: string[]): Promise<string> {
+  let out = '';
+  await main(argv, { stdout: (s) => void (out += s), stderr: () => {}, env: {}, cwd: REPO });
+  return out;
+}
+
+async function connect(extra: string[] = []): Promise<{ client: Client; stderr: () => string; transport: StdioClientTransport }> {
+  const { command, args } = contextCommand(['mcp', '--cache-root', caches, ...extra]);
+  const transport = new StdioClientTransport({ command, args, env: hostEnv(), stderr: 'pipe' });
+  let err = '';
+  (transport.stderr as PassThrough | null)?.on('data', (b: Buffer) => {
+    err += b.toString('utf8');
+  });
+  const client = new Client({ name: 'sdk-client-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => err, transport };
+}
+
+/** Records every warning the client side might print while `body` runs. */
+async function noWarnings(t: Test, body: () => Promise<void>): Promise<void> {
+  const seen: string[] = [];
+  const onWarning = (w: Error): void => void seen.push(`process warning: ${w.message}`);
+  const { warn, error } = console;
+  console.warn = (...a: unknown[]) => void seen.push(`console.warn: ${a.map(String).join(' ')}`);
+  console.error = (...a: unknown[]) => void seen.push(`console.error: ${a.map(String).join(' ')}`);
+  process.on('warning', onWarning);
+  try {
+    await body();
+  } finally {
+    console.warn = warn;
+    console.error = error;
+    process.off('warning', onWarning);
+  }
+  t.same(seen, [], 'no warnings');
+}
+
+type Text = { type: string; text: string };
+
+t.test('connect, listTools, callTool for each seed tool: success and error', async (t) => {
+  await noWarnings(t, async () => {
+    const { client, stderr } = await connect();
+    t.same(client.getServerVersion(), { name: 'context-engine', version: '0.1.0' }, 'serverInfo');
+    t.ok(client.getServerCapabilities()?.tools, 'tools capability');
+    await client.ping();
+
+    const { tools } = await client.listTools();
+    const names = tools.map((x) => x.name);
+    t.same(names.slice(0, 3), ['context.resolve', 'context.list_caches', 'context.inspect_cache'], 'seed tools first');
+    for (const tool of tools) t.equal(tool.inputSchema.type, 'object', `${tool.name}: inputSchema of type object`);
+
+    const ok = await client.callTool({ name: 'context.resolve', arguments: { cache: 'realistic', query: 'deployment security', budget: 4000 } });
+    const want = await cliStdout(['resolve', '--cache', join(caches, 'realistic'), '--query', 'deployment security', '--budget', '4000']);
+    t.same(ok.content, [{ type: 'text', text: want }], 'resolve: the CLI stdout bytes');
+    t.notOk(ok.isError, 'resolve: not an error');
+
+    const missing = await client.callTool({ name: 'context.resolve', arguments: { cache: 'nope', query: 'x', budget: 1 } });
+    t.equal(missing.isError, true, 'resolve error: isError');
+    t.equal((missing.content as Text[])[0]?.text, errorJson('cache_missing') + '\n');
+    const badBudget = await client.callTool({ name: 'context.resolve', arguments: { cache: 'minimal', query: 'x', budget: -1 } });
+    t.equal((badBudget.content as Text[])[0]?.text, errorJson('invalid_budget') + '\n', 'invalid_budget');
+
+    const list = await client.callTool({ name: 'context.list_caches', arguments: {} });
+    const listWant = await cliStdout(['list-caches', '--root', caches]);
+    t.equal((list.content as Text[])[0]?.text + '\n', listWant, 'list_caches: CLI stdout minus its newline');
+
+    const inspect = await client.callTool({ name: 'context.inspect_cache', arguments: { cache: 'minimal' } });
+    const inspectWant = await cliStdout(['inspect', '--cache', join(caches, 'minimal'), '--format', 'json']);
+    t.equal((inspect.content as Text[])[0]?.text + '\n', inspectWant, 'inspect_cache: CLI stdout minus its newline');
+    const inspectBad = await client.callTool({ name: 'context.inspect_cache', arguments: { cache: '../caches/minimal' } });
+    t.equal(inspectBad.isError, true, 'inspect_cache traversal: isError');
+    t.equal((inspectBad.content as Text[])[0]?.text, errorJson('cache_missing') + '\n');
+
+    const underscore = await client.callTool({ name: 'context_inspect_cache', arguments: { cache: 'minimal' } });
+    t.same(underscore.content, inspect.content, 'the underscore alias answers the same');
+
+    await t.rejects(client.callTool({ name: 'no.such.tool', arguments: {} }), McpError, 'unknown tool: a JSON-RPC error');
+    try {
+      await client.callTool({ name: 'no.such.tool', arguments: {} });
+    } catch (e) {
+      t.equal((e as McpError).code, -32602, 'unknown tool is -32602');
+    }
+    await client.close();
+    t.equal(stderr(), '', 'server stderr stayed empty');
+  });
+});
+
+t.test('--tool-names underscore: every advertised name suits strict hosts', async (t) => {
+  await noWarnings(t, async () => {
+    const { client } = await connect(['--tool-names', 'underscore']);
+    const { tools } = await client.listTools();
+    t.ok(tools.length >= 3);
+    for (const tool of tools) t.match(tool.name, /^[a-zA-Z0-9_-]{1,64}$/, `${tool.name} matches ^[a-zA-Z0-9_-]{1,64}$`);
+    const r = await client.callTool({ name: 'context_resolve', arguments: { cache: 'minimal', query: 'hello', budget: 100 } });
+    t.notOk(r.isError, 'context_resolve answers');
+    await client.close();
+  });
+});
