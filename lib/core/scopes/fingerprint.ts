@@ -1,7 +1,6 @@
-// Directory fingerprints. Ours is content-based — sha256 over the sorted lines
-// `NAME:sha256(bytes)` of the regular files directly in the directory (not .context.yaml,
-// not ignored), first 8 hex digits — so `touch`, checkout or another machine change nothing.
-// dotcontext's stat-based one (`NAME:floor(mtimeMs):SIZE`) is still accepted as fresh.
+// Directory fingerprints. Ours: sha256 over the sorted lines `NAME:sha256(bytes)` of the
+// direct regular files (not .context.yaml, not ignored), 8 hex — touch and checkout change
+// nothing. dotcontext's stat-based one (`NAME:floor(mtimeMs):SIZE`) is accepted as fresh too.
 
 import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
