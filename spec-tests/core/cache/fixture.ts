@@ -3,7 +3,7 @@
 // with a fixed created_at, and byte snapshots of a directory tree for "nothing changed".
 
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCache, type BuildSummary } from '../../../lib/core/cache/build.js';
 
@@ -60,3 +60,71 @@ export const namesIn = (dir: string): string[] => readdirSync(dir).sort(byteOrde
 
 /** The text of a cache file. */
 export const readCacheFile = (cache: string, rel: string): string => readFileSync(join(cache, rel), 'utf8');
+
+/** The two-document cache the breakage table starts from. */
+export const BASE_SOURCES = { 'a.md': 'alpha text here', 'b.md': 'beta text' } as const;
+export const VA = versionOf(BASE_SOURCES['a.md']);
+export const VB = versionOf(BASE_SOURCES['b.md']);
+
+/**
+ * Ways to break a valid cache built from BASE_SOURCES, each with the verify check it must
+ * fail (context_cache.md "Verification" 1-5, plus "Index": index/manifest divergence).
+ * `spec` says which statement makes the result invalid.
+ */
+export interface Breakage {
+  readonly name: string;
+  readonly check: 'manifest' | 'cache_version' | 'documents_exist' | 'document_hashes' | 'no_orphans' | 'index';
+  readonly spec: string;
+  readonly apply: (cache: string) => void;
+  /** Every check that fails, when more than `check` (the manifest checks stop the rest). */
+  readonly fails?: readonly string[];
+}
+
+const edit = (path: string, from: string, to: string): void => {
+  const text = readFileSync(path, 'utf8');
+  if (!text.includes(from)) throw new Error(`fixture: ${from} not in ${path}`);
+  writeFileSync(path, text.replace(from, to));
+};
+
+export const BREAKAGES: readonly Breakage[] = [
+  { name: 'manifest.json missing', check: 'manifest', spec: 'Verification 1: manifest exists', apply: (c) => rmSync(join(c, 'manifest.json')) },
+  { name: 'manifest.json unparseable', check: 'manifest', spec: 'Verification 1: valid JSON', apply: (c) => writeFileSync(join(c, 'manifest.json'), '{"cache_version": "sha256:') },
+  { name: 'manifest.json a JSON array', check: 'manifest', spec: 'The Manifest', apply: (c) => writeFileSync(join(c, 'manifest.json'), '[]') },
+  { name: 'manifest.json a directory', check: 'manifest', spec: 'Verification 1: manifest exists', apply: (c) => { rmSync(join(c, 'manifest.json')); mkdirSync(join(c, 'manifest.json')); } },
+  { name: 'build_config version "2"', check: 'manifest', spec: 'Invalidation 4: config changed', apply: (c) => edit(join(c, 'manifest.json'), '"version": "1"', '"version": "2"') },
+  { name: 'build_config hash_algorithm "sha512"', check: 'manifest', spec: 'Invalidation 4: config changed', apply: (c) => edit(join(c, 'manifest.json'), '"hash_algorithm": "sha256"', '"hash_algorithm": "sha512"') },
+  { name: 'build_config with an extra key', check: 'manifest', spec: 'Invalidation 4: config changed', apply: (c) => edit(join(c, 'manifest.json'), '"hash_algorithm": "sha256"', '"hash_algorithm": "sha256", "extra": "x"') },
+  { name: 'manifest document_count wrong', check: 'manifest', spec: 'The Manifest', apply: (c) => edit(join(c, 'manifest.json'), '"document_count": 2', '"document_count": 3') },
+  { name: 'manifest entry file not its version', check: 'manifest', spec: 'Document Files: filename is first 12 hex of version', apply: (c) => edit(join(c, 'manifest.json'), `"file": "${fileOf(VA)}"`, `"file": "${fileOf(VB)}"`) },
+  { name: 'cache_version differs from the recomputed hash', check: 'cache_version', spec: 'Verification 2', apply: (c) => edit(join(c, 'manifest.json'), expectedCacheVersion([['a.md', VA], ['b.md', VB]]), versionOf('something else')) },
+  { name: 'a manifest entry removed (cache_version and index now disagree)', check: 'cache_version', fails: ['cache_version', 'no_orphans', 'index'], spec: 'Verification 2 / Invalidation 2', apply: (c) => {
+    const m = JSON.parse(readFileSync(join(c, 'manifest.json'), 'utf8')) as { documents: unknown[]; document_count: number };
+    m.documents = m.documents.slice(0, 1);
+    m.document_count = 1;
+    writeFileSync(join(c, 'manifest.json'), JSON.stringify(m, null, 2));
+  } },
+  { name: 'a document file missing', check: 'documents_exist', spec: 'Verification 3', apply: (c) => rmSync(join(c, fileOf(VB))) },
+  { name: 'a document file replaced by a directory', check: 'documents_exist', spec: 'Verification 3', apply: (c) => { rmSync(join(c, fileOf(VB))); mkdirSync(join(c, fileOf(VB))); } },
+  { name: 'document content changed in place', check: 'document_hashes', spec: 'Verification 4', apply: (c) => edit(join(c, fileOf(VA)), '"content":"alpha text here"', '"content":"alpha text HERE"') },
+  { name: 'document content with a trailing newline added', check: 'document_hashes', spec: 'Verification 4 (no newline normalisation)', apply: (c) => edit(join(c, fileOf(VA)), '"content":"alpha text here"', '"content":"alpha text here\\n"') },
+  { name: 'document file not JSON', check: 'document_hashes', spec: 'Verification 4', apply: (c) => writeFileSync(join(c, fileOf(VA)), 'alpha text here') },
+  { name: 'document version field altered', check: 'document_hashes', spec: 'Verification 4', apply: (c) => edit(join(c, fileOf(VA)), `"version":"${VA}"`, `"version":"${VB}"`) },
+  { name: 'orphan .json file in documents/', check: 'no_orphans', spec: 'Verification 5 / The Manifest', apply: (c) => writeFileSync(join(c, 'documents', '000000000000.json'), '{}') },
+  { name: 'orphan non-JSON file in documents/', check: 'no_orphans', spec: 'Verification 5', apply: (c) => writeFileSync(join(c, 'documents', 'notes.txt'), 'hi') },
+  { name: 'orphan directory in documents/', check: 'no_orphans', spec: 'Verification 5', apply: (c) => mkdirSync(join(c, 'documents', 'sub')) },
+  { name: 'index.json missing', check: 'index', spec: 'Index / Invariant 7', apply: (c) => rmSync(join(c, 'index.json')) },
+  { name: 'index.json unparseable', check: 'index', spec: 'Index / Invariant 7', apply: (c) => writeFileSync(join(c, 'index.json'), '{') },
+  { name: 'index.json lacks a manifest document', check: 'index', spec: 'Index / Invariant 7', apply: (c) => writeFileSync(join(c, 'index.json'), `{\n  "a.md": "${fileOf(VA)}"\n}`) },
+  { name: 'index.json lists an extra document', check: 'index', spec: 'Index / Invariant 7', apply: (c) => writeFileSync(join(c, 'index.json'), `{\n  "a.md": "${fileOf(VA)}",\n  "b.md": "${fileOf(VB)}",\n  "c.md": "${fileOf(VB)}"\n}`) },
+  { name: 'index.json maps an id to another file', check: 'index', spec: 'Index / Invariant 7', apply: (c) => writeFileSync(join(c, 'index.json'), `{\n  "a.md": "${fileOf(VB)}",\n  "b.md": "${fileOf(VA)}"\n}`) },
+];
+
+/** Builds the BASE_SOURCES cache at `<dir>/<name>` and returns its path. */
+export function buildBase(dir: string, name = 'cache'): string {
+  const src = join(dir, `${name}-src`);
+  mkdirSync(src, { recursive: true });
+  for (const [file, text] of Object.entries(BASE_SOURCES)) writeFileSync(join(src, file), text);
+  const cache = join(dir, name);
+  build(src, cache);
+  return cache;
+}
