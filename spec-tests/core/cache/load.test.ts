@@ -1,0 +1,66 @@
+// Checks context_resolve.md "--cache" (must pass cache verification) and context_cache.md
+// "Invariants" (Complete, Portable) through lib/core/cache/load.ts: every breakage is
+// cache_invalid on load, a good cache loads without its sources, serial = parallel loading.
+import t from 'tap';
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCache, loadCacheParallel, type LoadedCache } from '../../../lib/core/cache/load.js';
+import { BREAKAGES, build, buildBase, expectedCacheVersion, VA, VB, versionOf } from './fixture.js';
+
+const plain = (c: LoadedCache): unknown => ({ cacheVersion: c.cacheVersion, documents: c.documents, stats: c.countWords(['text', 'alpha', 'x']) });
+
+t.test('context_resolve.md "--cache": a valid cache loads, documents sorted by id, tokens = ceil(bytes/4)', async (t) => {
+  const cache = buildBase(t.testdir({}));
+  const loaded = loadCache(cache);
+  t.equal(loaded.cacheVersion, expectedCacheVersion([['a.md', VA], ['b.md', VB]]));
+  t.same(loaded.documents, [
+    { id: 'a.md', version: VA, content: 'alpha text here', tokens: 4 },
+    { id: 'b.md', version: VB, content: 'beta text', tokens: 3 },
+  ]);
+});
+
+t.test('context_resolve.md "--cache": must pass cache verification — every breakage is cache_invalid', async (t) => {
+  for (const b of BREAKAGES) {
+    const cache = buildBase(t.testdir({}));
+    b.apply(cache);
+    t.throws(() => loadCache(cache), { code: 'cache_invalid' }, `${b.name} (${b.spec})`);
+    await t.rejects(loadCacheParallel(cache, { threads: 2 }), { code: 'cache_invalid' }, `${b.name}: parallel loader too`);
+  }
+});
+
+t.test('context_resolve.md "Error Categories": missing path or not a directory is cache_missing', async (t) => {
+  const dir = t.testdir({ 'file': 'x', link: t.fixture('symlink', 'nowhere') });
+  for (const p of ['nope', 'file', 'link']) {
+    t.throws(() => loadCache(join(dir, p)), { code: 'cache_missing' }, p);
+    await t.rejects(loadCacheParallel(join(dir, p)), { code: 'cache_missing' }, `${p} (parallel)`);
+  }
+});
+
+t.test('context_cache.md Invariants 2 "Complete" and 5 "Portable": no source access, copies load the same', async (t) => {
+  const dir = t.testdir({ src: { 'x.md': 'some content', 'y.md': 'more content here' } });
+  build(join(dir, 'src'), join(dir, 'cache'));
+  const before = plain(loadCache(join(dir, 'cache')));
+  rmSync(join(dir, 'src'), { recursive: true });
+  t.same(plain(loadCache(join(dir, 'cache'))), before, 'sources deleted: same load');
+  cpSync(join(dir, 'cache'), join(dir, 'moved', 'elsewhere'), { recursive: true });
+  t.same(plain(loadCache(join(dir, 'moved', 'elsewhere'))), before, 'copied: same load');
+});
+
+t.test('the reference fixture caches load here; future_version (build_config "999") is cache_invalid', async (t) => {
+  const root = new URL('../../../../shared/reference/compat/fixtures/v0/caches/', import.meta.url).pathname;
+  t.same(loadCache(join(root, 'minimal')).documents.map((d) => d.id), ['goodbye.md', 'hello.md']);
+  t.throws(() => loadCache(join(root, 'future_version')), { code: 'cache_invalid' });
+});
+
+t.test('loadCache and loadCacheParallel give the same result (in-process: the parallel path falls back to serial)', async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1200; i++) files[`d${String(i).padStart(4, '0')}.md`] = `doc ${i} text ${i % 7 === 0 ? 'alpha' : 'beta'} \u00e9t\u00e9 ${'x '.repeat(i % 5)}`;
+  const dir = t.testdir({ src: files });
+  build(join(dir, 'src'), join(dir, 'cache'));
+  const serial = loadCache(join(dir, 'cache'), { terms: ['alpha', 'text'] });
+  const parallel = await loadCacheParallel(join(dir, 'cache'), { terms: ['alpha', 'text'], threads: 4 });
+  t.equal(serial.documents.length, 1200);
+  t.same(plain(parallel), plain(serial));
+  t.equal(serial.documents[7]?.version, versionOf(files['d0007.md'] as string));
+  // The spawned CLI exercises the worker-thread path: spec-tests/cli/resolve.test.ts.
+});
