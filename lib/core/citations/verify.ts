@@ -3,7 +3,7 @@
 // order of appearance; a failed citation whose span now sits elsewhere says where (movedTo).
 
 import type { Reason } from './reasons.js';
-import { findMovedSpans, type LineSpan } from './moved-span.js';
+import { MovedSpanFinder, type LineSpan } from './moved-span.js';
 import { listMarkdownFiles } from './markdown-files.js';
 import { normalizeLineEndings } from './read-text.js';
 import { hashLineSpan } from './span-hash.js';
@@ -48,7 +48,7 @@ export type VerifyOutput =
 /** Exactly one of the two inputs (checked by the request parser). */
 export type VerifyInput = { readonly inPath: string; readonly text?: undefined } | { readonly inPath?: undefined; readonly text: string };
 
-function checkCitation(ws: Workspace, token: CitationToken): ClaimCheck {
+function checkCitation(ws: Workspace, finder: MovedSpanFinder, token: CitationToken): ClaimCheck {
   const fail = (reason: Reason, movedTo?: readonly MovedSpan[]): ClaimCheck =>
     movedTo === undefined || movedTo.length === 0
       ? { claim: token.raw, kind: 'citation', ok: false, reason }
@@ -64,7 +64,7 @@ function checkCitation(ws: Workspace, token: CitationToken): ClaimCheck {
   const span = hashLineSpan(file.lines, token.startLine, token.endLine);
   const reason: Reason | null = !span.ok ? 'range_invalid' : span.hash8 !== token.hash8 ? 'hash_mismatch' : null;
   if (reason === null) return { claim: token.raw, kind: 'citation', ok: true };
-  const moved = findMovedSpans(file.lines, token.startLine, token.endLine, token.hash8).map((s) => ({
+  const moved = finder.find(resolved.absolutePath, file.lines, token.startLine, token.endLine, token.hash8).map((s) => ({
     startLine: s.startLine,
     endLine: s.endLine,
     citation: renderCitation(resolved.normalizedPath, s.startLine, s.endLine, token.hash8),
@@ -79,9 +79,9 @@ function summarize(results: readonly ClaimCheck[]): VerifyReport {
 }
 
 /** Verifies every token in `text` (line endings normalised first). */
-export function verifyText(ws: Workspace, text: string): VerifyReport {
+export function verifyText(ws: Workspace, text: string, finder = new MovedSpanFinder()): VerifyReport {
   const doc = normalizeLineEndings(text);
-  const results: ClaimCheck[] = parseCitations(doc).map((token) => checkCitation(ws, token));
+  const results: ClaimCheck[] = parseCitations(doc).map((token) => checkCitation(ws, finder, token));
   for (const token of parseStructureClaims(doc)) {
     const check = checkStructure(ws, token.kind, token.path);
     results.push(
@@ -102,10 +102,11 @@ function verifyDirectory(ws: Workspace, dirPath: string, dirAbs: string): Verify
   } catch {
     return { shape: 'refused', reason: 'io_error' };
   }
+  const finder = new MovedSpanFinder();
   const reports: FileReport[] = files.map((file) => {
     const read = ws.readText(file.absolutePath);
     return read.ok
-      ? { path: file.path, report: verifyText(ws, read.text) }
+      ? { path: file.path, report: verifyText(ws, read.text, finder) }
       : { path: file.path, reason: read.reason, report: EMPTY_FAILED };
   });
   const totals = summarize(reports.flatMap((r) => r.report.results));
