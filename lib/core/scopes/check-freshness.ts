@@ -39,8 +39,9 @@ export function checkFreshness(root: ProjectRoot, rawScope: string): ScopeOutcom
   const stored = read.context['fingerprint'] as string;
   let verdict;
   try {
-    const config = loadProjectConfig(root.dir);
-    verdict = judgeFreshness(stored, fingerprintDir(dir, scopeOf(root.dir, dir), rulesForScope(root.dir, config, scopeOf(root.dir, dir))));
+    const rel = scopeOf(root.dir, dir);
+    const rules = rulesForScope(root.dir, loadProjectConfig(root.dir), rel);
+    verdict = judgeFreshness(stored, fingerprintDir(dir, rel, rules));
   } catch {
     return failed(scope, unreadableScopeError(scope), 'unreadable');
   }
