@@ -180,3 +180,36 @@ t.test('one snapshot per verification: a file cited twice is read once', async (
   t.equal(verifyText(openWorkspace(fs, dir), `${GOOD} ${GOOD} ${GOOD}`).okCount, 3);
   t.equal(reads, 1);
 });
+
+t.test('seed 002\'s document: 15 tokens, citations first, then structure claims, each in order', async (t) => {
+  // The token comments of seed 002, in the seed's order (structure claims come first there).
+  const seed = [
+    '<!-- [[vctx-exists-dir:src/mcp/]] -->',
+    '`src/cite/`\n<!-- [[vctx-exists-dir:src/cite/]] -->\nand `src/verify/`.\n<!-- [[vctx-exists-dir:src/verify/]] -->',
+    '<!-- [[vctx-exists-file:src/mcp/server.ts]] -->\n<!-- [[vctx:src/mcp/server.ts#L1-L72@c68412d1]] -->',
+    '<!-- [[vctx:src/mcp/server.ts#L9-L13@7642c05e]] -->',
+    '<!-- [[vctx:src/mcp/server.ts#L15-L72@f04e2724]] -->',
+    '   <!-- [[vctx:src/mcp/server.ts#L70-L72@13a0f1b6]] -->',
+    '<!-- [[vctx:src/mcp/server.ts#L21-L36@3aa3ce74]] -->',
+    '<!-- [[vctx:src/mcp/server.ts#L38-L52@47558dbf]] -->',
+    '<!-- [[vctx:src/mcp/server.ts#L54-L68@ebec77b3]] -->',
+    '  <!-- [[vctx-exists-dir:src/cite/]] -->\n  <!-- [[vctx-exists-dir:src/verify/]] -->',
+    '  <!-- [[vctx-exists-dir:src/core/]] -->\n  <!-- [[vctx-exists-dir:src/cite/]] -->',
+  ].join('\n\n');
+  const ws = workspace(t, { src: { mcp: {}, cite: {}, verify: {}, core: {} } });
+  const report = verifyText(ws, seed);
+  t.equal(report.total, 15);
+  t.same(report.results.map((r) => r.kind), [...Array(7).fill('citation'), ...Array(8).fill('structure')]);
+  t.same(report.results.slice(0, 7).map((r) => r.claim.replace(/^.*#(L\d+-L\d+)@.*$/, '$1')), ['L1-L72', 'L9-L13', 'L15-L72', 'L70-L72', 'L21-L36', 'L38-L52', 'L54-L68']);
+  t.same(report.results.slice(0, 7).map((r) => r.reason), Array(7).fill('file_missing'), 'server.ts is not in this workspace');
+  t.same(report.results.slice(7).map((r) => [r.claim, r.ok, r.reason]), [
+    ['[[vctx-exists-dir:src/mcp/]]', true, undefined],
+    ['[[vctx-exists-dir:src/cite/]]', true, undefined],
+    ['[[vctx-exists-dir:src/verify/]]', true, undefined],
+    ['[[vctx-exists-file:src/mcp/server.ts]]', false, 'missing'],
+    ['[[vctx-exists-dir:src/cite/]]', true, undefined],
+    ['[[vctx-exists-dir:src/verify/]]', true, undefined],
+    ['[[vctx-exists-dir:src/core/]]', true, undefined],
+    ['[[vctx-exists-dir:src/cite/]]', true, undefined],
+  ]);
+});
