@@ -21,7 +21,10 @@ import { normalizeScope, resolveScope, scopeOf } from './scope-path.js';
 import { patchTopLevelScalars } from './yaml-patch.js';
 import { scanTrackedDirs } from './tracked-dirs.js';
 
-/** Which files to rehash: one scope, or every tracked directory that has a file. */
+/**
+ * Which files to rehash: one scope, or every file in the scanned tree — below min_tokens
+ * too (a file that exists should stay current), but not in ignored or hidden folders.
+ */
 export type RehashTarget = { readonly scope: string } | 'all';
 
 interface Entry {
@@ -73,7 +76,7 @@ export function rehashContexts(root: ProjectRoot, target: RehashTarget, lastUpda
   try {
     config = loadProjectConfig(root.dir);
     if (target === 'all') {
-      for (const dir of scanTrackedDirs(root.dir, config).dirs) {
+      for (const dir of scanTrackedDirs(root.dir, config).candidates) {
         const entry = rehashDir(root.dir, config, dir.dir, dir.scope, lastUpdated);
         if (entry !== null) entries.push(entry);
       }

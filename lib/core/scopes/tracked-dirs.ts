@@ -32,6 +32,8 @@ export interface TrackedScan {
   readonly dirs: readonly TrackedDir[];
   /** Directories with files that the min_tokens rule left out. */
   readonly skipped: number;
+  /** Every directory the walk considered, kept or skipped, sorted by scope. */
+  readonly candidates: readonly TrackedDir[];
 }
 
 interface Node extends TrackedDir {
@@ -67,17 +69,20 @@ function scanDir(dir: string, scope: string, depth: number, inherited: readonly 
 export function scanTrackedDirs(root: string, config: ProjectConfig): TrackedScan {
   const top = scanDir(root, '.', 0, config.rootRules, config, root);
   const kept: TrackedDir[] = [];
+  const candidates: TrackedDir[] = [];
   let skipped = 0;
   const visit = (node: Node): boolean => {
     let childKept = false;
     for (const child of node.children) childKept = visit(child) || childKept;
     const estimate = Math.ceil(node.bytes / BYTES_PER_TOKEN);
     const keep = node === top || config.minTokens <= 0 || estimate >= config.minTokens || childKept;
-    if (keep) kept.push({ scope: node.scope, dir: node.dir, rules: node.rules });
+    const entry: TrackedDir = { scope: node.scope, dir: node.dir, rules: node.rules };
+    candidates.push(entry);
+    if (keep) kept.push(entry);
     else skipped++;
     return keep;
   };
   visit(top);
-  kept.sort((a, b) => compareBytes(a.scope, b.scope));
-  return { dirs: kept, skipped };
+  const byScope = (a: TrackedDir, b: TrackedDir): number => compareBytes(a.scope, b.scope);
+  return { dirs: kept.sort(byScope), skipped, candidates: candidates.sort(byScope) };
 }

@@ -68,7 +68,7 @@ t.test("a dotcontext (stat) fingerprint is replaced by ours", async (t) => {
   t.match(readFileSync(join(dir, '.context.yaml'), 'utf8'), `fingerprint: "${contentPrint(FILES)}"`);
 });
 
-t.test('--all: every tracked directory with a file; invalid files reported, never written', async (t) => {
+t.test('--all: every scanned directory with a file; invalid files reported, never written', async (t) => {
   const bad = 'version: 1\nsummary: [broken\n';
   const v2 = HAND.replace('version: 1', 'version: 2');
   const root = t.testdir({
@@ -85,6 +85,18 @@ t.test('--all: every tracked directory with a file; invalid files reported, neve
   t.equal(out.isError, true, 'a skipped file is reported as an error');
   t.equal(readFileSync(join(root, 'lib/.context.yaml'), 'utf8'), bad);
   t.equal(readFileSync(join(root, 'next/.context.yaml'), 'utf8'), v2);
+});
+
+t.test('--all covers files below min_tokens too, not ignored folders', async (t) => {
+  const root = t.testdir({
+    '.gitignore': 'ignored/\n',
+    small: { ...FILES, '.context.yaml': HAND },
+    ignored: { ...FILES, '.context.yaml': HAND },
+    node_modules: { ...FILES, '.context.yaml': HAND },
+  });
+  const body = JSON.parse(rehashText(root, 'all', undefined, WHEN).text);
+  t.same(body.entries.map((e: { scope: string }) => e.scope), ['small']);
+  t.equal(readFileSync(join(root, 'ignored/.context.yaml'), 'utf8'), HAND);
 });
 
 t.test('missing scope and traversal are errors', async (t) => {
