@@ -99,7 +99,9 @@ function verifyDirectory(ws: Workspace, dirPath: string, dirAbs: string): Verify
   let files;
   try {
     files = listMarkdownFiles(ws.fs, dirPath, dirAbs);
-  } catch {
+  } catch (err) {
+    // An OS failure anywhere in the walk (no `code`: a bug, which must surface as one).
+    if (typeof (err as { code?: unknown } | null)?.code !== 'string') throw err;
     return { shape: 'refused', reason: 'io_error' };
   }
   const finder = new MovedSpanFinder();
