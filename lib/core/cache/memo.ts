@@ -1,23 +1,35 @@
 // Keeps verified, loaded caches in memory for a long-running process (the MCP server), and
 // notices when their files change: a directory watch marks an entry dirty, and a cheap stat
-// stamp of manifest.json, index.json and documents/ is compared on every use. Either sign
-// of change means a full reload, so an answer is always the one the bytes on disk give.
+// stamp of manifest.json, index.json and documents/ (and, when a watch could not be set up,
+// of every file in documents/) is compared on every use. Either sign of change means a full
+// reload, so an answer is always the one the bytes on disk give.
 
 import { join } from 'node:path';
+import { compareBytes } from '../../json.js';
 import * as fs from '../fs.js';
 import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from './format.js';
 import { loadCache, type LoadedCache } from './load.js';
 
 interface Entry {
   readonly stamp: string;
+  /** The stamp covers every document file (no directory watch to catch in-place rewrites). */
+  readonly deep: boolean;
   readonly cache: LoadedCache;
   dirty: boolean;
   readonly watchers: { close(): void }[];
 }
 
-function stampOf(dir: string): string {
+function stampOf(dir: string, deep: boolean): string {
   const parts: string[] = [];
-  for (const name of [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR]) {
+  const names: string[] = [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR];
+  if (deep) {
+    try {
+      for (const name of fs.readDirNames(join(dir, DOCUMENTS_DIR)).sort(compareBytes)) names.push(join(DOCUMENTS_DIR, name));
+    } catch {
+      // No documents/ to list: its own entry in the stamp already says so.
+    }
+  }
+  for (const name of names) {
     const st = fs.lstatOrNull(join(dir, name));
     parts.push(st === null ? '-' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`);
   }
@@ -38,8 +50,7 @@ export class CacheMemo {
    */
   get(dir: string, terms: readonly string[] = []): LoadedCache {
     const hit = this.entries.get(dir);
-    const stamp = stampOf(dir);
-    if (hit !== undefined && !hit.dirty && hit.stamp === stamp) {
+    if (hit !== undefined && !hit.dirty && hit.stamp === stampOf(dir, hit.deep)) {
       // Refresh recency for the LRU bound.
       this.entries.delete(dir);
       this.entries.set(dir, hit);
@@ -59,6 +70,9 @@ export class CacheMemo {
         // Unwatchable (or absent) directory: the stat stamp still guards this entry.
       }
     }
+    // Without both watches, a document rewritten in place shows only in its own stat.
+    const deep = watchers.length < 2;
+    const stamp = stampOf(dir, deep);
     let cache: LoadedCache;
     try {
       cache = loadCache(dir, { terms });
@@ -66,7 +80,7 @@ export class CacheMemo {
       for (const w of watchers) w.close();
       throw err;
     }
-    const entry: Entry = { stamp, cache, dirty: false, watchers };
+    const entry: Entry = { stamp, deep, cache, dirty: false, watchers };
     entryRef.entry = entry;
     this.entries.set(dir, entry);
     while (this.entries.size > this.capacity) {

@@ -1,0 +1,101 @@
+// Checks that lib/core/cache/memo.ts (the MCP server's cache memo) never answers from stale
+// memory: context_resolve.md "--cache: must pass cache verification" holds for every call, so
+// a document rewritten in place after a first load is cache_invalid on the next get.
+import t from 'tap';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CacheMemo } from '../../../lib/core/cache/memo.js';
+import { build, buildBase, fileOf, readCacheFile, VA } from './fixture.js';
+
+const rewriteSameSize = (cache: string): void => {
+  const path = join(cache, fileOf(VA));
+  const text = readCacheFile(cache, fileOf(VA));
+  const changed = text.replace('"content":"alpha text here"', '"content":"alpha text HERE"');
+  if (changed === text || changed.length !== text.length) throw new Error('fixture: rewrite failed');
+  writeFileSync(path, changed);
+};
+
+t.test('a repeated get returns the memoized cache', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const cache = buildBase(t.testdir({}));
+  const first = memo.get(cache);
+  t.equal(memo.get(cache), first, 'same object: no reload when nothing changed');
+  t.same(first.documents.map((d) => d.id), ['a.md', 'b.md']);
+});
+
+t.test('a document rewritten in place (same size) is noticed at once: cache_invalid', {
+  todo: 'the memo relies on an asynchronous directory watch for document files; a get in the same event-loop turn as the rewrite still answers from memory',
+}, async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const cache = buildBase(t.testdir({}));
+  memo.get(cache);
+  rewriteSameSize(cache);
+  t.throws(() => memo.get(cache), { code: 'cache_invalid' }, 'the very next get, with no event-loop turn in between');
+});
+
+t.test('a document rewritten in place is noticed after the watcher fires too', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const cache = buildBase(t.testdir({}));
+  memo.get(cache);
+  rewriteSameSize(cache);
+  await sleep(200);
+  t.throws(() => memo.get(cache), { code: 'cache_invalid' });
+  t.throws(() => memo.get(cache), { code: 'cache_invalid' }, 'and stays invalid (a failed load is not memoized)');
+});
+
+t.test('a deleted document, manifest or cache is noticed', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const dir = t.testdir({});
+  const c1 = buildBase(dir, 'c1');
+  const c2 = buildBase(dir, 'c2');
+  const c3 = buildBase(dir, 'c3');
+  for (const c of [c1, c2, c3]) memo.get(c);
+  rmSync(join(c1, fileOf(VA)));
+  t.throws(() => memo.get(c1), { code: 'cache_invalid' }, 'document removed');
+  rmSync(join(c2, 'manifest.json'));
+  t.throws(() => memo.get(c2), { code: 'cache_invalid' }, 'manifest removed');
+  rmSync(c3, { recursive: true });
+  t.throws(() => memo.get(c3), { code: 'cache_missing' }, 'cache removed');
+});
+
+t.test('a cache rebuilt with --force is reloaded with its new documents', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const dir = t.testdir({ src: { 'new.md': 'brand new' } });
+  const cache = buildBase(dir);
+  memo.get(cache);
+  build(join(dir, 'src'), cache, true);
+  t.same(memo.get(cache).documents.map((d) => d.id), ['new.md']);
+});
+
+t.test('more caches than the capacity: every get still answers correctly', async (t) => {
+  const memo = new CacheMemo(2);
+  t.teardown(() => memo.close());
+  const dir = t.testdir({});
+  const caches = ['k1', 'k2', 'k3', 'k4'].map((n) => buildBase(dir, n));
+  for (let round = 0; round < 2; round++) {
+    for (const c of caches) t.same(memo.get(c).documents.map((d) => d.id), ['a.md', 'b.md']);
+  }
+  rewriteSameSize(caches[0] as string);
+  t.throws(() => memo.get(caches[0] as string), { code: 'cache_invalid' }, 'an evicted cache is re-verified');
+});
+
+t.test('without a working directory watch (e.g. inotify limit reached) the stat stamp alone notices a rewrite', async (t) => {
+  const fs = await import('../../../lib/core/fs.js');
+  const { CacheMemo: UnwatchedMemo } = await t.mockImport<typeof import('../../../lib/core/cache/memo.js')>('../../../lib/core/cache/memo.js', {
+    '../../../lib/core/fs.js': { ...fs, watchDir: () => { throw Object.assign(new Error('watch failed'), { code: 'ENOSPC' }); } },
+  });
+  const memo = new UnwatchedMemo();
+  t.teardown(() => memo.close());
+  const cache = buildBase(t.testdir({}));
+  const first = memo.get(cache);
+  t.equal(memo.get(cache), first, 'still memoized while nothing changes');
+  await sleep(20);
+  rewriteSameSize(cache);
+  t.throws(() => memo.get(cache), { code: 'cache_invalid' }, 'same-size rewrite of a document file');
+});
