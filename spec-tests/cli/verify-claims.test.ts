@@ -45,7 +45,7 @@ t.test('neither or both inputs: invalid_input, exit 9', async (t) => {
 
 t.test('the commands are listed in context --help', async (t) => {
   const help = await runCli(['--help'], '/');
-  t.match(help.stdout, /\n {2}cite +cite a line span/);
-  t.match(help.stdout, /\n {2}claim +make a structure claim/);
-  t.match(help.stdout, /\n {2}verify-claims +verify every citation/);
+  t.match(help.stdout, /\n {2}cite +Cite a line span/);
+  t.match(help.stdout, /\n {2}claim +Make a structure claim/);
+  t.match(help.stdout, /\n {2}verify-claims +Verify every citation/);
 });

@@ -8,7 +8,7 @@ import type { Command } from '../command.js';
 
 export const cite: Command = {
   name: 'cite',
-  summary: 'cite a line span of a file: [[vctx:PATH#LA-LB@HASH8]]',
+  summary: 'Cite a line span of a file as [[vctx:PATH#LA-LB@HASH8]]',
   usage: 'context cite --root R --path P --start-line A --end-line B',
   run(argv, io) {
     const { values } = parseFlags(argv, { strings: ['root', 'path', 'start-line', 'end-line'] });

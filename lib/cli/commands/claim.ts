@@ -8,7 +8,7 @@ import type { Command } from '../command.js';
 
 export const claim: Command = {
   name: 'claim',
-  summary: 'make a structure claim: [[vctx-exists|exists-file|exists-dir|missing:PATH]]',
+  summary: 'Make a structure claim: [[vctx-exists|exists-file|exists-dir|missing:PATH]]',
   usage: 'context claim --root R --kind exists|exists-file|exists-dir|missing --path P',
   run(argv, io) {
     const { values } = parseFlags(argv, { strings: ['root', 'kind', 'path'] });

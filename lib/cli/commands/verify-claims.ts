@@ -9,7 +9,7 @@ import type { Command } from '../command.js';
 
 export const verifyClaims: Command = {
   name: 'verify-claims',
-  summary: 'verify every citation and structure claim in a document, folder or text',
+  summary: 'Verify every citation and structure claim in a document, folder or text',
   usage: 'context verify-claims --root R (--in-path FILE-OR-DIR | --text T)',
   run(argv, io) {
     const { values } = parseFlags(argv, { strings: ['root', 'in-path', 'text'] });
