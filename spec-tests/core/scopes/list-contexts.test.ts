@@ -101,6 +101,17 @@ t.test('ignored: .gitignore, .contextignore, build/vendor folders, hidden folder
   t.same(body.entries.map((e: { scope: string }) => e.scope), ['.', 'lib', 'lib/nested', 'lib/nested/kept']);
 });
 
+t.test('max_depth from the config bounds the walk; symlinked directories are not descended', async (t) => {
+  const root = t.testdir({
+    '.context.config.yaml': 'min_tokens: 0\nmax_depth: 1\n',
+    a: { 'x.ts': 'x', b: { 'y.ts': 'y' } },
+    real: { 'z.ts': 'z' },
+    alias: t.fixture('symlink', 'real'),
+  });
+  const body = JSON.parse(listContextsText(root, undefined).text);
+  t.same(body.entries.map((e: { scope: string }) => e.scope), ['.', 'a', 'real']);
+});
+
 t.test('entries sort by UTF-8 bytes, not locale', async (t) => {
   const root = t.testdir({ '.context.config.yaml': 'min_tokens: 0\n', b: src(), B: src(), 'é': src(), z: src(), 'a-b': src(), a: { b: src() } });
   const body = JSON.parse(listContextsText(root, undefined).text);
