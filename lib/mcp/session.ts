@@ -89,18 +89,13 @@ export class McpSession {
       case 'invalid':
         return errorLine(incoming.id, JSONRPC_ERRORS.invalidRequest);
       case 'notification':
-        this.notify(incoming.method);
+        // Never answered. notifications/initialized needs no action (requests are served
+        // once initialize is answered); notifications/cancelled has nothing to stop, since
+        // requests are answered one at a time before the next line is read; others: ignored.
         return null;
       case 'request':
         return this.answer(incoming.id, incoming.method, incoming.params, inBatch);
     }
-  }
-
-  private notify(method: string): void {
-    // notifications/initialized needs no action (requests are served once initialize is
-    // answered); notifications/cancelled has nothing to stop, since requests are answered
-    // one at a time before the next line is read. Unknown notifications are ignored.
-    void method;
   }
 
   private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean): Promise<string> {
