@@ -2,7 +2,8 @@
 // Three shapes: `compact` and `pretty` keep object keys in insertion (= spec) order, the way
 // the reference's serde structs print; `canonical` sorts keys by UTF-8 byte order (MCP
 // protocol objects, via fast-json-stable-stringify with a byte-order comparator).
-// Numbers are integers only, except `F32`, a binary32 value printed as Rust's ryu prints it.
+// Numbers print losslessly (integers as digits, doubles in ECMAScript's shortest form);
+// `F32` marks a binary32 value, printed as Rust's ryu prints it (selection scores).
 
 import stableStringify from 'fast-json-stable-stringify';
 import { formatF32 } from './core/selection/f32.js';
@@ -51,10 +52,13 @@ function writeString(s: string): string {
 }
 
 function writeNumber(n: number): string {
-  if (!Number.isInteger(n)) {
-    throw new TypeError('json: only integers (or F32) may be serialized');
-  }
+  if (!Number.isFinite(n)) throw new TypeError('json: non-finite numbers cannot be serialized');
   if (Object.is(n, -0)) return '0';
+  if (!Number.isInteger(n)) {
+    // A double (e.g. a number read from a user's YAML): ECMAScript's shortest round-trip
+    // form, lossless. Scores never come here: they are F32 values, printed as Rust does.
+    return String(n);
+  }
   return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
 }
 

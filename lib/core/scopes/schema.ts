@@ -2,7 +2,7 @@
 // required keys, exact types, no unknown keys at any level. A valid value comes back as a
 // fresh copy with every object's keys in schema order, so output never depends on the file.
 
-import { F32, type Json } from '../../json.js';
+import type { Json } from '../../json.js';
 
 /** The one schema version this engine reads and writes. */
 export const SCHEMA_VERSION = 1;
@@ -100,14 +100,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/**
- * A non-integer number for output. json.ts prints integers and binary32 values only; a
- * value whose shortest binary32 form reads back as the same double loses nothing (87.5,
- * 87.34); anything finer is rounded to binary32 precision (documented in docs/scopes.md).
- */
+/** A number for output: json.ts prints integers and doubles losslessly. */
 function numberJson(n: number): Json {
-  if (Number.isInteger(n)) return n;
-  return new F32(n);
+  return n;
 }
 
 function check(value: unknown, spec: Spec): Json | typeof INVALID {

@@ -34,3 +34,9 @@ t.test('f32 division, not f64', async (t) => {
   t.equal(f32Ratio(1, 3), Math.fround(1 / 3));
   t.equal(f32Ratio(5, 0), 0, 'zero words score 0.0');
 });
+
+t.test('plain doubles (not scores) print losslessly', async (t) => {
+  const { compact } = await import('../../../lib/json.js');
+  t.equal(compact({ a: 87.5, b: 87.34, c: 1 / 3, d: 1e-7, e: 3 }), '{"a":87.5,"b":87.34,"c":0.3333333333333333,"d":1e-7,"e":3}');
+  t.throws(() => compact({ a: Number.NaN }), TypeError, 'NaN is refused, never printed as null');
+});
