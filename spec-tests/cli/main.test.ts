@@ -1,0 +1,48 @@
+// Checks cli_spec.md "Commands", "Requirements" (scriptable) and "Exit Codes" for the
+// top level of lib/cli/main.ts: --help and --version on stdout with exit 0; no command or
+// an unknown one is a usage error (exit 1) with the usage on stderr and nothing on stdout.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { run } from './harness.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+t.test('--help lists every cli_spec.md command, on stdout, exit 0', async (t) => {
+  for (const flag of ['--help', '-h', 'help']) {
+    const r = await run([flag]);
+    t.equal(r.code, 0, flag);
+    t.equal(r.err, '', `${flag}: nothing on stderr`);
+    t.match(r.out, /^usage: context <command>/, `${flag}: starts with the usage line`);
+    for (const cmd of ['build', 'resolve', 'inspect', 'verify', 'list-caches']) t.match(r.out, new RegExp(`\\n  ${cmd} `), `${flag}: lists ${cmd}`);
+  }
+});
+
+t.test('--version prints the package version, exit 0', async (t) => {
+  for (const flag of ['--version', '-V']) {
+    const r = await run([flag]);
+    t.same(r, { code: 0, out: `context ${pkg.version}\n`, err: '' }, flag);
+  }
+});
+
+t.test('cli_spec.md "Exit Codes" 1: no command or an unknown command is a usage error', async (t) => {
+  for (const argv of [[], ['frobnicate'], ['--bogus'], ['Build'], ['']]) {
+    const r = await run(argv);
+    t.equal(r.code, 1, JSON.stringify(argv));
+    t.equal(r.out, '', `${JSON.stringify(argv)}: nothing on stdout`);
+    t.match(r.err, /usage: context <command>/, `${JSON.stringify(argv)}: usage on stderr`);
+  }
+});
+
+t.test('<command> --help prints that command\'s usage on stdout, exit 0 (whatever else is given)', async (t) => {
+  const usages: Record<string, string> = {
+    build: 'usage: context build --sources DIR --cache OUT [--force]\n',
+    resolve: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty]\n',
+    inspect: 'usage: context inspect --cache DIR [--format pretty|json]\n',
+    verify: 'usage: context verify --cache DIR [--format pretty|json]\n',
+    'list-caches': 'usage: context list-caches --root DIR\n',
+  };
+  for (const [cmd, usage] of Object.entries(usages)) {
+    t.same(await run([cmd, '--help']), { code: 0, out: usage, err: '' }, `${cmd} --help`);
+    t.same(await run([cmd, '--cache', '/nonexistent', '-h']), { code: 0, out: usage, err: '' }, `${cmd} ... -h`);
+  }
+});
