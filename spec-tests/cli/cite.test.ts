@@ -1,6 +1,6 @@
 // Checks issue 4 "What to build": `context cite --root R --path P --start-line A --end-line B`
-// prints JSON on stdout and exits 0 only on success; 8 when the citation is refused (JSON
-// on stdout), 9 for invalid_input (JSON on stdout), 1 for a malformed command line.
+// prints JSON on stdout and exits 0 only on success; 8 when the citation is refused, 1 for
+// invalid_input (both: JSON on stdout, a note on stderr), 1 for a malformed command line.
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { runCli } from './citation-io.js';
@@ -31,11 +31,11 @@ t.test('refusals: JSON on stdout, exit 8', async (t) => {
     [['--path', '/etc/hosts', '--start-line', '1', '--end-line', '1'], 'invalid_path'],
   ];
   for (const [args, reason] of cases) {
-    t.same(await runCli(['cite', '--root', '.', ...args], dir), { code: 8, stdout: `{"ok":false,"reason":"${reason}"}\n`, stderr: '' }, reason);
+    t.same(await runCli(['cite', '--root', '.', ...args], dir), { code: 8, stdout: `{"ok":false,"reason":"${reason}"}\n`, stderr: `context cite: ${reason}\n` }, reason);
   }
 });
 
-t.test('invalid input: JSON on stdout, exit 9', async (t) => {
+t.test('invalid input: JSON on stdout, usage on stderr, exit 1', async (t) => {
   const dir = t.testdir({ 'a.md': 'x\n' });
   for (const args of [
     ['--path', 'a.md', '--start-line', '1', '--end-line', '1'],
@@ -43,7 +43,11 @@ t.test('invalid input: JSON on stdout, exit 9', async (t) => {
     ['--root', '.', '--path', 'a.md', '--start-line', '1'],
     ['--root', '', '--path', 'a.md', '--start-line', '1', '--end-line', '1'],
   ]) {
-    t.same(await runCli(['cite', ...args], dir), { code: 9, stdout: '{"ok":false,"reason":"invalid_input"}\n', stderr: '' }, args.join(' '));
+    t.same(await runCli(['cite', ...args], dir), {
+      code: 1,
+      stdout: '{"ok":false,"reason":"invalid_input"}\n',
+      stderr: 'context cite: invalid_input\nusage: context cite --root R --path P --start-line A --end-line B\n',
+    }, args.join(' '));
   }
 });
 

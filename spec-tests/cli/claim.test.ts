@@ -1,6 +1,6 @@
 // Checks issue 4 "What to build": `context claim --root R --kind K --path P` prints the
 // structure claim JSON (path normalised, exists-dir keeps a trailing `/`); exit 0, 8 on a
-// refused path, 9 on invalid_input (e.g. an unknown kind), 1 on a malformed command line.
+// refused path, 1 on invalid_input (e.g. an unknown kind) and on a malformed command line.
 import t from 'tap';
 import { runCli } from './citation-io.js';
 
@@ -18,11 +18,12 @@ t.test('each kind', async (t) => {
 });
 
 t.test('refused and invalid', async (t) => {
+  const INVALID = { code: 1, stdout: '{"ok":false,"reason":"invalid_input"}\n', stderr: 'context claim: invalid_input\nusage: context claim --root R --kind exists|exists-file|exists-dir|missing --path P\n' };
   const dir = t.testdir({});
-  t.same(await runCli(['claim', '--root', '.', '--kind', 'exists', '--path', '../up'], dir), { code: 8, stdout: '{"ok":false,"reason":"path_escape"}\n', stderr: '' });
-  t.same(await runCli(['claim', '--root', '.', '--kind', 'exists', '--path', '.'], dir), { code: 8, stdout: '{"ok":false,"reason":"invalid_path"}\n', stderr: '' });
-  t.same(await runCli(['claim', '--root', '.', '--kind', 'present', '--path', 'a'], dir), { code: 9, stdout: '{"ok":false,"reason":"invalid_input"}\n', stderr: '' });
-  t.same(await runCli(['claim', '--root', '.', '--kind', 'exists'], dir), { code: 9, stdout: '{"ok":false,"reason":"invalid_input"}\n', stderr: '' });
+  t.same(await runCli(['claim', '--root', '.', '--kind', 'exists', '--path', '../up'], dir), { code: 8, stdout: '{"ok":false,"reason":"path_escape"}\n', stderr: 'context claim: path_escape\n' });
+  t.same(await runCli(['claim', '--root', '.', '--kind', 'exists', '--path', '.'], dir), { code: 8, stdout: '{"ok":false,"reason":"invalid_path"}\n', stderr: 'context claim: invalid_path\n' });
+  t.same(await runCli(['claim', '--root', '.', '--kind', 'present', '--path', 'a'], dir), INVALID);
+  t.same(await runCli(['claim', '--root', '.', '--kind', 'exists'], dir), INVALID);
   const usage = await runCli(['claim', '--kind', 'exists', '--path', 'a', '--force'], dir);
   t.same([usage.code, usage.stdout], [1, '']);
 });

@@ -1,6 +1,6 @@
 // Checks issue 4 "What to build": `context verify-claims --root R (--in-path F | --text T)`
 // prints the verification JSON and exits 0 only when everything verified; 8 when anything
-// failed, 9 when neither or both inputs are given; `--in-path` may name a directory.
+// failed; 1 (invalid_input) for neither or both inputs. `--in-path` may name a directory.
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { runCli } from './citation-io.js';
@@ -27,19 +27,24 @@ t.test('anything failed: the report on stdout, exit 8', async (t) => {
   const dir = t.testdir({ 'a.ts': 'new\na\nb\n', docs: { 'x.md': `[[vctx:a.ts#L1-L2@${h8('a\nb')}]]`, 'y.md': '[[vctx-missing:a.ts]]' } });
   const run = await runCli(['verify-claims', '--root', '.', '--in-path', 'docs'], dir);
   t.equal(run.code, 8);
+  t.equal(run.stderr, 'context verify-claims: 2 of 2 claims failed\n');
   t.equal(
     run.stdout,
     '{"ok":false,"total":2,"ok_count":0,"fail_count":2,"files":[' +
       `{"path":"docs/x.md","ok":false,"total":1,"ok_count":0,"fail_count":1,"results":[{"claim":"[[vctx:a.ts#L1-L2@${h8('a\nb')}]]","kind":"citation","ok":false,"reason":"hash_mismatch","moved_to":[{"start_line":2,"end_line":3,"citation":"[[vctx:a.ts#L2-L3@${h8('a\nb')}]]"}]}]},` +
       '{"path":"docs/y.md","ok":false,"total":1,"ok_count":0,"fail_count":1,"results":[{"claim":"[[vctx-missing:a.ts]]","kind":"structure","ok":false,"reason":"exists"}]}]}\n',
   );
-  t.same(await runCli(['verify-claims', '--root', '.', '--in-path', 'nope.md'], dir), { code: 8, stdout: '{"ok":false,"reason":"file_missing"}\n', stderr: '' });
+  t.same(await runCli(['verify-claims', '--root', '.', '--in-path', 'nope.md'], dir), { code: 8, stdout: '{"ok":false,"reason":"file_missing"}\n', stderr: 'context verify-claims: file_missing\n' });
 });
 
-t.test('neither or both inputs: invalid_input, exit 9', async (t) => {
+t.test('neither or both inputs: invalid_input, exit 1', async (t) => {
   const dir = t.testdir({ 'd.md': '' });
   for (const args of [[], ['--in-path', 'd.md', '--text', 'x']]) {
-    t.same(await runCli(['verify-claims', '--root', '.', ...args], dir), { code: 9, stdout: '{"ok":false,"reason":"invalid_input"}\n', stderr: '' });
+    t.same(await runCli(['verify-claims', '--root', '.', ...args], dir), {
+      code: 1,
+      stdout: '{"ok":false,"reason":"invalid_input"}\n',
+      stderr: 'context verify-claims: invalid_input\nusage: context verify-claims --root R (--in-path FILE-OR-DIR | --text T)\n',
+    });
   }
 });
 

@@ -13,6 +13,6 @@ export const cite: Command = {
   run(argv, io) {
     const { values } = parseFlags(argv, { strings: ['root', 'path', 'start-line', 'end-line'] });
     const args = { root: values['root'], path: values['path'], start_line: values['start-line'], end_line: values['end-line'] };
-    return printOutcome(citeOutcome(args, { base: io.cwd }), io);
+    return printOutcome(cite, citeOutcome(args, { base: io.cwd }), io);
   },
 };

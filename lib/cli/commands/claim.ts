@@ -13,6 +13,6 @@ export const claim: Command = {
   run(argv, io) {
     const { values } = parseFlags(argv, { strings: ['root', 'kind', 'path'] });
     const args = { root: values['root'], kind: values['kind'], path: values['path'] };
-    return printOutcome(claimOutcome(args, { base: io.cwd }), io);
+    return printOutcome(claim, claimOutcome(args, { base: io.cwd }), io);
   },
 };

@@ -14,6 +14,6 @@ export const verifyClaims: Command = {
   run(argv, io) {
     const { values } = parseFlags(argv, { strings: ['root', 'in-path', 'text'] });
     const args = { root: values['root'], in_path: values['in-path'], text: values['text'] };
-    return printOutcome(verifyOutcome(args, { base: io.cwd }), io);
+    return printOutcome(verifyClaims, verifyOutcome(args, { base: io.cwd }), io);
   },
 };

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { citeOutcome, claimOutcome, verifyOutcome } from '../../../lib/core/citations/outcome.js';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
-const INVALID = { text: '{"ok":false,"reason":"invalid_input"}\n', status: 'invalid_input' };
+const INVALID = { text: '{"ok":false,"reason":"invalid_input"}\n', status: 'invalid_input', note: 'invalid_input' };
 
 t.test('cite: exact bytes and statuses', async (t) => {
   const base = t.testdir({ root: { 'a.md': 'x\ny\n' } });
@@ -14,11 +14,13 @@ t.test('cite: exact bytes and statuses', async (t) => {
   t.same(citeOutcome({ root: 'root', path: 'a.md', start_line: 1, end_line: 2 }, { base }), {
     text: `{"ok":true,"citation":"[[vctx:a.md#L1-L2@${full.slice(0, 8)}]]","sha256_full":"${full}"}\n`,
     status: 'ok',
+    note: '',
   }, 'a relative root is resolved against the base, never the process cwd');
   t.same(citeOutcome({ root: 'root', path: 'a.md', start_line: '1', end_line: '2' }, { base }).status, 'ok', 'CLI digit strings');
   t.same(citeOutcome({ root: 'root', path: 'a.md', start_line: 1, end_line: 9 }, { base }), {
     text: '{"ok":false,"reason":"range_invalid"}\n',
     status: 'failed',
+    note: 'range_invalid',
   });
   t.same(citeOutcome({ root: 'root', path: 'a.md', start_line: '-1', end_line: '2' }, { base }).text, '{"ok":false,"reason":"range_invalid"}\n');
   for (const bad of [
@@ -40,10 +42,12 @@ t.test('claim: exact bytes and statuses', async (t) => {
   t.same(claimOutcome({ root: '/r', kind: 'exists-dir', path: 'src/' }, { base: '/' }), {
     text: '{"ok":true,"claim":"[[vctx-exists-dir:src/]]","kind":"exists-dir","normalized_path":"src/"}\n',
     status: 'ok',
+    note: '',
   });
   t.same(claimOutcome({ root: '/r', kind: 'exists', path: '../x' }, { base: '/' }), {
     text: '{"ok":false,"reason":"path_escape"}\n',
     status: 'failed',
+    note: 'path_escape',
   });
   t.same(claimOutcome({ root: '/r', kind: 'present', path: 'x' }, { base: '/' }), INVALID);
   t.same(claimOutcome({ root: '/r', path: 'x' }, { base: '/' }), INVALID);
@@ -57,8 +61,9 @@ t.test('verify: exactly one of in_path and text', async (t) => {
   t.same(verifyOutcome({ root: '.', in_path: null, text: '' }, { base }), {
     text: '{"ok":true,"total":0,"ok_count":0,"fail_count":0,"results":[]}\n',
     status: 'ok',
+    note: '',
   }, 'null counts as absent; empty text is text');
-  t.same(verifyOutcome({ root: '.', in_path: 'nope.md' }, { base }), { text: '{"ok":false,"reason":"file_missing"}\n', status: 'failed' });
+  t.same(verifyOutcome({ root: '.', in_path: 'nope.md' }, { base }), { text: '{"ok":false,"reason":"file_missing"}\n', status: 'failed', note: 'file_missing' });
 });
 
 t.test('verify: result keys in a fixed order, moved_to last', async (t) => {
@@ -94,4 +99,11 @@ t.test('no absolute path reaches the output', async (t) => {
   ]) {
     t.notMatch(out.text, base);
   }
+});
+
+t.test('the note for people says how much failed', async (t) => {
+  const base = t.testdir({ 'a.md': 'x', d: { 'ok.md': '[[vctx-exists:a.md]]', 'bad.md': '[[vctx-missing:a.md]] [[vctx-exists:zz]]', 'bin.md': Buffer.from([0]) } });
+  t.equal(verifyOutcome({ root: '.', text: '[[vctx-exists:a.md]] [[vctx-exists:nope]]' }, { base }).note, '1 of 2 claims failed');
+  t.equal(verifyOutcome({ root: '.', in_path: 'd' }, { base }).note, '2 of 3 claims failed; 1 of 3 files could not be read');
+  t.equal(verifyOutcome({ root: '.', in_path: 'd/ok.md' }, { base }).note, '');
 });
