@@ -9,6 +9,8 @@ import { compareBytes } from '../../json.js';
 import * as fs from '../fs.js';
 import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from './format.js';
 import { loadCache, type LoadedCache } from './load.js';
+import { requireCacheDir } from './check.js';
+import { fromOsError } from '../../errors.js';
 
 interface Entry {
   readonly stamp: string;
@@ -36,6 +38,14 @@ function stampOf(dir: string, deep: boolean): string {
   return parts.join('|');
 }
 
+function safeStampOf(dir: string, deep: boolean): string {
+  try {
+    return stampOf(dir, deep);
+  } catch (err) {
+    throw fromOsError(err, 'io_error');
+  }
+}
+
 export class CacheMemo {
   private readonly entries = new Map<string, Entry>();
   private readonly capacity: number;
@@ -49,8 +59,9 @@ export class CacheMemo {
    * counted during a (re)load, saving the first query a second pass.
    */
   get(dir: string, terms: readonly string[] = []): LoadedCache {
+    requireCacheDir(dir); // a file or an absent path is cache_missing, as for the CLI
     const hit = this.entries.get(dir);
-    if (hit !== undefined && !hit.dirty && hit.stamp === stampOf(dir, hit.deep)) {
+    if (hit !== undefined && !hit.dirty && hit.stamp === safeStampOf(dir, hit.deep)) {
       // Refresh recency for the LRU bound.
       this.entries.delete(dir);
       this.entries.set(dir, hit);
@@ -72,7 +83,7 @@ export class CacheMemo {
     }
     // Without both watches, a document rewritten in place shows only in its own stat.
     const deep = watchers.length < 2;
-    const stamp = stampOf(dir, deep);
+    const stamp = safeStampOf(dir, deep);
     let cache: LoadedCache;
     try {
       cache = loadCache(dir, { terms });
