@@ -65,7 +65,7 @@ t.test('context_cache.md "Build": fails if the cache dir exists; --force rebuild
 });
 
 t.test('fatal build errors (invalid UTF-8, duplicate id, collision): non-zero, stdout empty, nothing left', async (t) => {
-  const cases: [string, object][] = [
+  const cases: [string, Record<string, string | Buffer>][] = [
     ['invalid UTF-8', { 'ok.md': 'fine', 'bad.md': Buffer.from([0xfe]) }],
     ['duplicate id', { 'Read.md': 'one', 'read.md': 'two' }],
     ['filename collision', { 'one.md': 'same', 'two.md': 'same' }],

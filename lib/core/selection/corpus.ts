@@ -21,10 +21,17 @@ export interface WordStats {
 export interface TermMatchers {
   readonly terms: readonly string[];
   readonly ascii: readonly (RegExp | null)[];
+  /** A term is too long for a regex: ASCII documents are matched word by word as well. */
+  readonly wordByWord: boolean;
 }
 
+// V8 cannot compile a /i regex of a ~32K-character term ("Regular expression too large",
+// at first use), and a query may hold one term of up to 64 KiB.
+const MAX_REGEX_TERM = 1024;
+
 export function termMatchers(terms: readonly string[]): TermMatchers {
-  return { terms, ascii: terms.map(asciiWordMatcher) };
+  const wordByWord = terms.some((t) => t.length > MAX_REGEX_TERM);
+  return { terms, ascii: wordByWord ? [] : terms.map(asciiWordMatcher), wordByWord };
 }
 
 /**
@@ -38,7 +45,7 @@ export function countDocumentTerms(
   row: Uint32Array,
 ): string | undefined {
   if (matchers.terms.length === 0) return lowered;
-  if (doc.ascii) {
+  if (doc.ascii && !matchers.wordByWord) {
     matchers.ascii.forEach((m, k) => {
       if (m !== null) row[k] = (row[k] as number) + countAsciiMatches(doc.content, m);
     });

@@ -1,0 +1,247 @@
+// Checks context_resolve.md (synopsis, --cache/--query/--budget/--format rules, output,
+// error handling, determinism, no side effects) and cli_spec.md "context resolve" + "Exit
+// Codes" through `main`, the spawned bin, and the parallel loader on a 2,500-document cache.
+import t from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveText } from '../../lib/core/cache/api.js';
+import { BREAKAGES, build, buildBase, snapshot, versionOf } from '../core/cache/fixture.js';
+import { run, spawnContext } from './harness.js';
+
+const A = 'hello world';
+const B = 'Hello hello HELLO there';
+const VA = versionOf(A);
+const VB = versionOf(B);
+
+/** a.md: 11 bytes = 3 tokens, 1 of 2 words; b.md: 23 bytes = 6 tokens, 3 of 4 words. */
+function smallCache(t: { testdir(content: { src: Record<string, string> }): string }, extra: Record<string, string> = {}): string {
+  const dir = t.testdir({ src: { 'a.md': A, 'b.md': B, ...extra } });
+  build(join(dir, 'src'), join(dir, 'cache'));
+  return join(dir, 'cache');
+}
+
+const docA = `{"id":"a.md","version":"${VA}","content":"hello world","score":0.5,"tokens":3,"why":{"query_terms":["hello"],"term_matches":1,"total_words":2}}`;
+const docB = `{"id":"b.md","version":"${VB}","content":"Hello hello HELLO there","score":0.75,"tokens":6,"why":{"query_terms":["hello"],"term_matches":3,"total_words":4}}`;
+
+t.test('context_resolve.md "Output": the SelectionResult, compact by default (cli_spec.md, DESIGN.md), one trailing newline', async (t) => {
+  const cache = smallCache(t);
+  const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', '100']);
+  t.same(r, {
+    code: 0,
+    out: `{"documents":[${docB},${docA}],"selection":{"query":"hello","budget":100,"tokens_used":9,"documents_considered":2,"documents_selected":2,"documents_excluded_by_budget":0}}\n`,
+    err: '',
+  });
+  t.same(await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', '100', '--format', 'json']), r, '--format json = default');
+});
+
+t.test('context_resolve.md "--format pretty": same content, pretty-printed', async (t) => {
+  const cache = smallCache(t);
+  const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', '5', '--format', 'pretty']);
+  t.equal(r.code, 0);
+  t.equal(r.out, [
+    '{',
+    '  "documents": [',
+    '    {',
+    '      "id": "a.md",',
+    `      "version": "${VA}",`,
+    '      "content": "hello world",',
+    '      "score": 0.5,',
+    '      "tokens": 3,',
+    '      "why": {',
+    '        "query_terms": [',
+    '          "hello"',
+    '        ],',
+    '        "term_matches": 1,',
+    '        "total_words": 2',
+    '      }',
+    '    }',
+    '  ],',
+    '  "selection": {',
+    '    "query": "hello",',
+    '    "budget": 5,',
+    '    "tokens_used": 3,',
+    '    "documents_considered": 2,',
+    '    "documents_selected": 1,',
+    '    "documents_excluded_by_budget": 1',
+    '  }',
+    '}',
+    '',
+  ].join('\n'), 'b.md (6 tokens) skipped, a.md (3) fits: skip and continue');
+  const compact = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', '5']);
+  t.same(JSON.parse(r.out), JSON.parse(compact.out), 'identical content in both modes');
+});
+
+t.test('context_resolve.md "--query": empty query allowed, every score 0.0, ties by id', async (t) => {
+  const cache = smallCache(t);
+  const r = await run(['resolve', '--cache', cache, '--query', '', '--budget', '100']);
+  t.equal(r.code, 0);
+  t.equal(r.out,
+    `{"documents":[{"id":"a.md","version":"${VA}","content":"hello world","score":0.0,"tokens":3,"why":{"query_terms":[],"term_matches":0,"total_words":2}},` +
+    `{"id":"b.md","version":"${VB}","content":"Hello hello HELLO there","score":0.0,"tokens":6,"why":{"query_terms":[],"term_matches":0,"total_words":4}}],` +
+    '"selection":{"query":"","budget":100,"tokens_used":9,"documents_considered":2,"documents_selected":2,"documents_excluded_by_budget":0}}\n');
+  const dash = await run(['resolve', '--cache', cache, '--query', '-hello', '--budget', '0']);
+  t.equal(dash.code, 0, 'a query starting with "-" is a value, not a flag');
+  t.match(dash.out, /"query":"-hello"/);
+});
+
+t.test('context_resolve.md "--budget": 0 returns an empty document list', async (t) => {
+  const cache = smallCache(t);
+  const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', '0']);
+  t.same(r, {
+    code: 0,
+    out: '{"documents":[],"selection":{"query":"hello","budget":0,"tokens_used":0,"documents_considered":2,"documents_selected":0,"documents_excluded_by_budget":2}}\n',
+    err: '',
+  });
+});
+
+t.test('context_resolve.md "--budget": 0 "always" returns an empty list, even with a 0-token (empty) document', {
+  todo: 'spec conflict: context_resolve.md and context_selection.md rule 4 say budget 0 selects nothing; the selection pseudo-code (used + tokens <= budget) selects 0-token documents, and lib/core/selection follows the pseudo-code',
+}, async (t) => {
+  const cache = smallCache(t, { 'empty.md': '' });
+  const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', '0']);
+  t.equal(r.code, 0);
+  t.match(r.out, /^\{"documents":\[\],/);
+});
+
+t.test('security_model.md + DESIGN.md "Errors": budget is an integer 0..2^53-1, else invalid_budget (exit 3)', async (t) => {
+  const cache = smallCache(t);
+  for (const b of ['-1', '1.5', 'abc', '9007199254740992', '18446744073709551616', '', ' 5', '5 ', '1e3', '0x10', '-0', '+-1', '٣']) {
+    const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', b]);
+    t.same(r, { code: 3, out: '', err: 'error: invalid_budget: Budget is invalid\n' }, JSON.stringify(b));
+  }
+  for (const [b, n] of [['+5', 5], ['007', 7], ['9007199254740991', 9007199254740991]] as const) {
+    const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', b]);
+    t.equal(r.code, 0, `${b} accepted`);
+    t.match(r.out, new RegExp(`"budget":${n},`), `${b} is ${n}`);
+  }
+  const early = await run(['resolve', '--cache', join(cache, 'nope'), '--query', 'q', '--budget', '-1']);
+  t.equal(early.code, 3, 'inputs are validated before the cache is looked at');
+});
+
+t.test('DESIGN.md "Errors": invalid_query (exit 2) for a lone surrogate or more than 64 KiB of UTF-8', async (t) => {
+  const cache = smallCache(t);
+  for (const [label, q] of [['lone high surrogate', 'a\uD800b'], ['lone low surrogate', '\uDC00'], ['64 KiB + 1', 'x'.repeat(65537)], ['multi-byte over 64 KiB', 'é'.repeat(32769)]]) {
+    const r = await run(['resolve', '--cache', cache, '--query', q as string, '--budget', '10']);
+    t.same(r, { code: 2, out: '', err: 'error: invalid_query: Query is invalid\n' }, label as string);
+  }
+  t.equal((await run(['resolve', '--cache', cache, '--query', 'x'.repeat(65536), '--budget', '10'])).code, 0, 'exactly 64 KiB is fine');
+  t.equal((await run(['resolve', '--cache', cache, '--query', '😀 hello', '--budget', '10'])).code, 0, 'a surrogate pair is fine');
+});
+
+t.test('a valid query of one very long term resolves (it once crashed: a regex too large for V8)', async (t) => {
+  const long = 'Ab'.repeat(20_000);
+  const content = `${long} x ${long.toUpperCase()}`;
+  const cache = smallCache(t, { 'long.md': content });
+  for (const q of [long.toLowerCase(), 'y'.repeat(65536)]) {
+    const r = await run(['resolve', '--cache', cache, '--query', q, '--budget', '0']);
+    t.equal(r.code, 0, `${q.length}-character term: exit 0`);
+    t.equal(r.err, '');
+  }
+  const r = await run(['resolve', '--cache', cache, '--query', long, '--budget', '100000']);
+  const out = JSON.parse(r.out) as { documents: { id: string; why: { term_matches: number; total_words: number } }[] };
+  t.same(out.documents[0]?.id, 'long.md');
+  t.same(out.documents[0]?.why, { query_terms: [long.toLowerCase()], term_matches: 2, total_words: 3 }, 'both case variants of the long word count');
+});
+
+t.test('context_resolve.md "Error Categories": missing path or not a directory -> cache_missing (exit 4)', async (t) => {
+  const dir = t.testdir({ 'file': 'x', 'dangling': t.fixture('symlink', 'nowhere') });
+  for (const p of ['nope', 'file', 'dangling', 'nope/deeper']) {
+    const r = await run(['resolve', '--cache', join(dir, p), '--query', 'q', '--budget', '10']);
+    t.same(r, { code: 4, out: '', err: 'error: cache_missing: Cache does not exist\n' }, p);
+  }
+});
+
+t.test('context_resolve.md "--cache: must pass cache verification": every broken cache -> cache_invalid (exit 5)', async (t) => {
+  for (const b of BREAKAGES) {
+    const cache = buildBase(t.testdir({}));
+    b.apply(cache);
+    const r = await run(['resolve', '--cache', cache, '--query', 'text', '--budget', '100']);
+    t.equal(r.code, 5, `${b.name} (${b.spec})`);
+    t.equal(r.out, '', `${b.name}: nothing on stdout`);
+    t.match(r.err, /^error: cache_invalid: Cache exists but is invalid/, `${b.name}: stderr`);
+  }
+  const root = new URL('../../../shared/reference/compat/fixtures/v0/caches/', import.meta.url).pathname;
+  t.equal((await run(['resolve', '--cache', join(root, 'future_version'), '--query', 'hello', '--budget', '10'])).code, 5,
+    'DESIGN.md: a build_config that is not v0 is cache_invalid');
+});
+
+t.test('cli_spec.md "Exit Codes" 1: usage errors print a usage line, nothing on stdout', async (t) => {
+  const cache = smallCache(t);
+  const cases: string[][] = [
+    ['resolve'],
+    ['resolve', '--query', 'q', '--budget', '1'],
+    ['resolve', '--cache', cache, '--budget', '1'],
+    ['resolve', '--cache', cache, '--query', 'q'],
+    ['resolve', '--cache', cache, '--query', 'q', '--budget'],
+    ['resolve', '--cache', cache, '--query', 'q', '--budget', '1', '--format', 'xml'],
+    ['resolve', '--cache', cache, '--query', 'q', '--budget', '1', '--format', 'PRETTY'],
+    ['resolve', '--cache', cache, '--query', 'q', '--budget', '1', '--limit', '3'],
+    ['resolve', '--cache', cache, '--query', 'q', '--budget', '1', 'stray'],
+    ['resolve', '--cache', cache, '--query', 'q', '--query', 'r', '--budget', '1'],
+    ['resolve', '--cache', cache, '--query', 'q', '--budget', '1', '--budget', '2'],
+  ];
+  for (const argv of cases) {
+    const r = await run(argv);
+    t.equal(r.code, 1, argv.slice(1).join(' '));
+    t.equal(r.out, '', `${argv.slice(1).join(' ')}: nothing on stdout`);
+    t.match(r.err, /\nusage: context resolve --cache DIR --query TEXT --budget TOKENS \[--format json\|pretty\]\n$/);
+  }
+});
+
+t.test('context_resolve.md "Determinism Contract" and "No side effects" (spawned bin)', async (t) => {
+  const cache = smallCache(t);
+  const before = snapshot(cache);
+  const argv = ['resolve', '--cache', cache, '--query', 'hello there', '--budget', '7'];
+  const first = spawnContext(argv);
+  const second = spawnContext(argv);
+  t.equal(first.code, 0);
+  t.equal(first.err, '');
+  t.equal(first.out, second.out, 'byte-identical across runs');
+  t.equal(first.out, (await run(argv)).out, 'the bin prints what main prints');
+  t.same(snapshot(cache), before, 'the cache is not modified');
+});
+
+t.test('the spawned bin: exit codes 1, 3, 4, 5 with nothing on stdout', async (t) => {
+  const cache = smallCache(t);
+  const broken = buildBase(t.testdir({}));
+  writeFileSync(join(broken, 'documents', 'orphan.json'), '{}');
+  const cases: [string[], number][] = [
+    [['resolve', '--cache', cache, '--query', 'q'], 1],
+    [['resolve', '--cache', cache, '--query', 'q', '--budget', '-1'], 3],
+    [['resolve', '--cache', cache, '--query', 'q', '--budget', '1.5'], 3],
+    [['resolve', '--cache', join(cache, 'missing'), '--query', 'q', '--budget', '1'], 4],
+    [['resolve', '--cache', broken, '--query', 'q', '--budget', '1'], 5],
+  ];
+  for (const [argv, code] of cases) {
+    const r = spawnContext(argv);
+    t.equal(r.code, code, argv.slice(1).join(' '));
+    t.equal(r.out, '', `${argv.slice(1).join(' ')}: nothing on stdout`);
+    t.not(r.err, '', `${argv.slice(1).join(' ')}: stderr says why`);
+  }
+});
+
+t.test('parallel loading (worker threads, compiled bin) = serial loading (in-process)', async (t) => {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'Epsilon', 'zeta', 'ÉTÉ', 'naïve', 'x'];
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 2500; i++) {
+    const w = (k: number): string => words[(i * 7 + k * 3) % words.length] as string;
+    files[`d${String(i).padStart(4, '0')}.md`] = `# Doc ${i}\n${w(1)} ${w(2)} ${w(3)}\u3000${w(4)} ${'alpha '.repeat(i % 4)}end`;
+  }
+  const dir = t.testdir({ src: files });
+  const cache = join(dir, 'cache');
+  build(join(dir, 'src'), cache);
+  for (const [query, budget] of [['alpha gamma', '400'], ['été naïve', '100000'], ['', '50'], ['x x', '0']] as const) {
+    const spawned = spawnContext(['resolve', '--cache', cache, '--query', query, '--budget', budget]);
+    t.equal(spawned.code, 0, `${query}: exit 0`);
+    t.equal(spawned.out, resolveText(cache, query, Number(budget)), `"${query}" / ${budget}: identical bytes`);
+  }
+  // A failure in either half of the documents is cache_invalid, reported the same way.
+  for (const victim of ['d0003.md', 'd2497.md']) {
+    const copy = join(dir, `broken-${victim}`);
+    build(join(dir, 'src'), copy);
+    const file = join(copy, `documents/${versionOf(files[victim] as string).slice(7, 19)}.json`);
+    writeFileSync(file, `{"id":"${victim}","version":"${versionOf(files[victim] as string)}","source":"${victim}","content":"tampered","metadata":{}}`);
+    const r = spawnContext(['resolve', '--cache', copy, '--query', 'alpha', '--budget', '10']);
+    t.same({ code: r.code, out: r.out }, { code: 5, out: '' }, `tampered ${victim}`);
+  }
+});
