@@ -19,6 +19,13 @@ export type ErrorCode = keyof typeof ERROR_TABLE;
 export const EXIT_USAGE = 1;
 
 /**
+ * Exit code of the sibling commands (citations, scopes) when the answer they print is a
+ * failure: exactly when the matching MCP tool's result carries `isError: true`. Codes 2-7
+ * stay the cache tools' six error codes (frozen for v0), so 8 is the first free one.
+ */
+export const EXIT_ANSWER_FAILED = 8;
+
+/**
  * A typed engine failure. `detail` is for people (CLI stderr) only: it may name a path,
  * and it never reaches the canonical JSON error object.
  */

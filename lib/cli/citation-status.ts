@@ -2,12 +2,9 @@
 // whatever the status (a failed verification's report is the output), a note to stderr:
 // 0 everything held, 8 a claim failed or was refused, 1 invalid_input or a bad command line.
 
-import { EXIT_USAGE } from '../errors.js';
+import { EXIT_ANSWER_FAILED, EXIT_USAGE } from '../errors.js';
 import type { CitationOutcome } from '../core/citations/outcome.js';
 import type { CliIo, Command } from './command.js';
-
-/** A citation, claim or verification failed (`{"ok":false,...}` on stdout). */
-export const EXIT_CLAIM_FAILED = 8;
 
 /** Prints the outcome's text (the MCP tool's text, byte for byte) and returns the exit code. */
 export function printOutcome(command: Command, outcome: CitationOutcome, io: CliIo): number {
@@ -17,7 +14,7 @@ export function printOutcome(command: Command, outcome: CitationOutcome, io: Cli
       return 0;
     case 'failed':
       io.stderr(`context ${command.name}: ${outcome.note}\n`);
-      return EXIT_CLAIM_FAILED;
+      return EXIT_ANSWER_FAILED; // a citation, claim or verification failed
     case 'invalid_input':
       io.stderr(`context ${command.name}: invalid_input\nusage: ${command.usage}\n`);
       return EXIT_USAGE;

@@ -59,19 +59,19 @@ t.test('context scopes', async (t) => {
   t.same(body.entries.map((e: { scope: string; state: string }) => `${e.scope}:${e.state}`),
     ['.:missing', 'bad:missing', 'none:missing', 'src:fresh', 'stale:stale', 'v2:missing']);
   const elsewhere = await run(['scopes', '--root', 'nope'], root);
-  t.equal(elsewhere.code, 6, 'a scan failure exits with io_error\'s code');
+  t.equal(elsewhere.code, 8, 'a scan failure is a failed answer (isError), exit 8');
   t.equal(JSON.parse(elsewhere.stdout).error, 'Failed to scan project at "nope"');
   t.match(elsewhere.stderr, 'Failed to scan project');
 });
 
-t.test('context freshness: stale exits 0, errors exit by kind', async (t) => {
+t.test('context freshness: stale exits 0, every error answer exits 8 (lib/errors.ts EXIT_ANSWER_FAILED)', async (t) => {
   const root = t.testdir(project());
   t.equal((await run(['freshness', '--scope', 'src'], root)).code, 0);
   t.equal((await run(['freshness', '--scope', 'stale'], root)).code, 0, 'stale is an answer');
-  t.equal((await run(['freshness', '--scope', 'none'], root)).code, 4, 'missing');
-  t.equal((await run(['freshness', '--scope', '../..'], root)).code, 4, 'traversal');
-  t.equal((await run(['freshness', '--scope', 'v2'], root)).code, 5, 'unsupported');
-  t.equal((await run(['freshness', '--scope', 'bad'], root)).code, 5, 'corrupt');
+  t.equal((await run(['freshness', '--scope', 'none'], root)).code, 8, 'missing');
+  t.equal((await run(['freshness', '--scope', '../..'], root)).code, 8, 'traversal');
+  t.equal((await run(['freshness', '--scope', 'v2'], root)).code, 8, 'unsupported');
+  t.equal((await run(['freshness', '--scope', 'bad'], root)).code, 8, 'corrupt');
   const usage = await run(['freshness'], root);
   t.equal(usage.code, 1);
   t.equal(usage.stdout, '');
@@ -94,7 +94,7 @@ t.test('context rehash: --scope or --all, time from SOURCE_DATE_EPOCH', async (t
   t.equal(text, context('stale', contentPrint({ 'b.ts': 'b' })).replace('"2026-02-13T10:00:00Z"', '"2027-01-15T08:00:00Z"'));
   t.equal((await run(['freshness', '--scope', 'stale'], root)).stdout.includes('"state": "fresh"'), true);
   const all = await run(['rehash', '--all'], root, { SOURCE_DATE_EPOCH: '1800000000' });
-  t.equal(all.code, 5, 'the corrupt and v2 files were skipped');
+  t.equal(all.code, 8, 'the corrupt and v2 files were skipped');
   t.same(JSON.parse(all.stdout).entries.map((e: { result: string }) => e.result), ['skipped', 'unchanged', 'unchanged', 'skipped']);
 });
 
