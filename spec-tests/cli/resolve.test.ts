@@ -245,3 +245,21 @@ t.test('parallel loading (worker threads, compiled bin) = serial loading (in-pro
     t.same({ code: r.code, out: r.out }, { code: 5, out: '' }, `tampered ${victim}`);
   }
 });
+
+t.test('flag forms: --name=value, a relative --cache from the working directory', async (t) => {
+  const cache = smallCache(t);
+  const base = await run(['resolve', '--cache', cache, '--query', '-x hello', '--budget', '5']);
+  t.equal(base.code, 0);
+  t.same(await run(['resolve', `--cache=${cache}`, '--query=-x hello', '--budget=5']), base, '--name=value');
+  t.same(await run(['resolve', '--budget', '5', '--query', '-x hello', '--cache', 'cache'], { cwd: join(cache, '..') }), base, 'any order, relative path');
+  t.same(await run(['resolve', '--cache', cache, '--query', '-x hello', '--budget', '5', '--format', 'json']), base);
+});
+
+t.test('context_cache.md Invariant 3 "Immutable": inspect and verify do not modify the cache either', async (t) => {
+  const cache = smallCache(t);
+  const before = snapshot(cache);
+  for (const argv of [['inspect', '--cache', cache], ['verify', '--cache', cache], ['resolve', '--cache', cache, '--query', 'a', '--budget', '9']]) {
+    t.equal((await run(argv)).code, 0, argv[0] as string);
+  }
+  t.same(snapshot(cache), before);
+});

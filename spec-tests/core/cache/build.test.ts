@@ -244,3 +244,49 @@ t.test('errors before writing: a missing or non-directory --sources', async (t) 
 t.test('documentId is exported for the document-model tests', async (t) => {
   t.equal(documentId('./Docs/Deployment.md'), 'docs/deployment.md', 'document_model.md "Identity" example');
 });
+
+t.test('context_cache.md Invariant 4 "Atomic": an I/O failure while writing leaves no partial cache', async (t) => {
+  const realFs = await import('../../../lib/core/fs.js');
+  const failing = (what: 'writeFile' | 'rename', nth: number): Promise<typeof import('../../../lib/core/cache/build.js')> => {
+    let calls = 0;
+    const fail = (): never => {
+      throw Object.assign(new Error('injected'), { code: 'EIO' });
+    };
+    return t.mockImport<typeof import('../../../lib/core/cache/build.js')>('../../../lib/core/cache/build.js', {
+      '../../../lib/core/fs.js': {
+        ...realFs,
+        writeFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.writeFile(p, d)),
+        rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
+      },
+    });
+  };
+  const opts = (dir: string, cache: string, force: boolean) => ({ sources: join(dir, 'src'), cache, force, createdAt: CREATED_AT });
+
+  // A fresh build failing at its second file write: no cache, no temp dir.
+  const dir = t.testdir({ src: { 'a.md': 'one', 'b.md': 'two' }, out: {} });
+  const m1 = await failing('writeFile', 2);
+  t.throws(() => m1.buildCache(opts(dir, join(dir, 'out', 'cache'), false)), { code: 'io_error' });
+  t.same(namesIn(join(dir, 'out')), [], 'fresh build: nothing left');
+
+  // A --force build failing while writing: the old cache is untouched.
+  const dir2 = t.testdir({ src: { 'a.md': 'one', 'b.md': 'two' }, old: { 'a.md': 'old' } });
+  const cache2 = join(dir2, 'cache');
+  buildCache(opts(dir2, cache2, false));
+  const before = snapshot(cache2);
+  const m2 = await failing('writeFile', 3);
+  t.throws(() => m2.buildCache(opts(dir2, cache2, true)), { code: 'io_error' });
+  t.same(snapshot(cache2), before, '--force write failure: old cache intact');
+  t.same(namesIn(dir2), ['cache', 'old', 'src'], 'no temp dir');
+
+  // A --force build whose final rename fails after the old cache was moved aside: put back.
+  const m3 = await failing('rename', 2);
+  t.throws(() => m3.buildCache(opts(dir2, cache2, true)), { code: 'io_error' });
+  t.same(snapshot(cache2), before, '--force rename failure: old cache restored');
+  t.same(namesIn(dir2), ['cache', 'old', 'src'], 'no temp or old dir');
+});
+
+t.test('sources through a symlinked directory; an existing dangling symlink at OUT is refused', async (t) => {
+  const dir = t.testdir({ real: { 'a.md': 'x' }, src: t.fixture('symlink', 'real'), out: t.fixture('symlink', 'nowhere') });
+  t.same(build(join(dir, 'src'), join(dir, 'cache')).documentCount, 1, 'the --sources root itself may be a symlink');
+  t.throws(() => build(join(dir, 'src'), join(dir, 'out')), { code: 'io_error' }, 'OUT exists (as a dangling link): refused');
+});

@@ -2,7 +2,7 @@
 // "Invariants" (Complete, Portable) through lib/core/cache/load.ts: every breakage is
 // cache_invalid on load, a good cache loads without its sources, serial = parallel loading.
 import t from 'tap';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCache, loadCacheParallel, type LoadedCache } from '../../../lib/core/cache/load.js';
 import { BREAKAGES, build, buildBase, expectedCacheVersion, VA, VB, versionOf } from './fixture.js';
@@ -63,4 +63,36 @@ t.test('loadCache and loadCacheParallel give the same result (in-process: the pa
   t.same(plain(parallel), plain(serial));
   t.equal(serial.documents[7]?.version, versionOf(files['d0007.md'] as string));
   // The spawned CLI exercises the worker-thread path: spec-tests/cli/resolve.test.ts.
+});
+
+t.test('more invariants on load: a document holding another id, duplicate manifest ids', async (t) => {
+  const other = buildBase(t.testdir({}));
+  const file = join(other, `documents/${VA.slice(7, 19)}.json`);
+  writeFileSync(file, readFileSync(file, 'utf8').replace('"id":"a.md"', '"id":"z.md"'));
+  t.throws(() => loadCache(other), { code: 'cache_invalid' }, 'document file id differs from its manifest entry');
+
+  const dup = buildBase(t.testdir({}));
+  const m = readFileSync(join(dup, 'manifest.json'), 'utf8');
+  writeFileSync(join(dup, 'manifest.json'), m.replace('"id": "b.md"', '"id": "a.md"'));
+  t.throws(() => loadCache(dup), { code: 'cache_invalid' }, 'Invariant 6 "Unique IDs": two manifest entries with one id');
+});
+
+t.test('context_resolve.md "--cache": must contain manifest.json, index.json and documents/', async (t) => {
+  const dir = t.testdir({ src: {} });
+  build(join(dir, 'src'), join(dir, 'empty'));
+  t.same(loadCache(join(dir, 'empty')).documents, [], 'a 0-document cache loads');
+  const cache = buildBase(dir);
+  rmSync(join(cache, 'documents'), { recursive: true });
+  t.throws(() => loadCache(cache), { code: 'cache_invalid' }, 'documents/ missing (2 documents)');
+  writeFileSync(join(cache, 'documents'), '');
+  t.throws(() => loadCache(cache), { code: 'cache_invalid' }, 'documents is a file');
+});
+
+t.test('context_resolve.md "--cache": a 0-document cache without documents/ is not a valid cache', {
+  todo: 'check.ts deliberately accepts a missing documents/ when the manifest lists no documents',
+}, async (t) => {
+  const dir = t.testdir({ src: {} });
+  build(join(dir, 'src'), join(dir, 'empty'));
+  rmSync(join(dir, 'empty', 'documents'), { recursive: true });
+  t.throws(() => loadCache(join(dir, 'empty')), { code: 'cache_invalid' });
 });
