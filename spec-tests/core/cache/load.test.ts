@@ -96,3 +96,24 @@ t.test('context_resolve.md "--cache": a 0-document cache without documents/ is n
   rmSync(join(dir, 'empty', 'documents'), { recursive: true });
   t.throws(() => loadCache(join(dir, 'empty')), { code: 'cache_invalid' });
 });
+
+t.test('document_model.md "Byte-for-byte fidelity" survives a load: content re-hashes to its version', async (t) => {
+  const files: Record<string, Buffer> = {
+    'bom.md': Buffer.from('\u{FEFF}# T\r\n', 'utf8'),
+    'crlf.md': Buffer.from('a\r\nb\r\n'),
+    'ctl.md': Buffer.from('tab\there \u0001 \u001f \u007f'),
+    'slash-u.md': Buffer.from('C:\\users\\u0041 is not an escape'),
+    'utf8.md': Buffer.from('été 😀 \u2028 \u0085', 'utf8'),
+    'empty.md': Buffer.alloc(0),
+  };
+  const dir = t.testdir({ src: files });
+  build(join(dir, 'src'), join(dir, 'cache'));
+  const loaded = loadCache(join(dir, 'cache'));
+  for (const doc of loaded.documents) {
+    const raw = files[doc.id] as Buffer;
+    t.ok(Buffer.from(doc.content, 'utf8').equals(raw), `${doc.id}: content is the source bytes`);
+    t.equal(doc.version, versionOf(raw), `${doc.id}: version`);
+    t.equal(doc.tokens, Math.ceil(raw.length / 4), `${doc.id}: tokens = ceil(UTF-8 bytes / 4)`);
+  }
+  t.equal(loaded.documents.length, 6);
+});
