@@ -263,3 +263,28 @@ t.test('context_cache.md Invariant 3 "Immutable": inspect and verify do not modi
   }
   t.same(snapshot(cache), before);
 });
+
+t.test('context_resolve.md "--query": lowercased and split on whitespace internally; echoed verbatim', async (t) => {
+  const cache = smallCache(t);
+  const r = await run(['resolve', '--cache', cache, '--query', ' HELLO\u3000World\t', '--budget', '100']);
+  t.equal(r.code, 0);
+  const out = JSON.parse(r.out) as { documents: { id: string; why: { query_terms: string[]; term_matches: number } }[]; selection: { query: string } };
+  t.equal(out.selection.query, ' HELLO\u3000World\t', 'selection.query is the query as given');
+  t.same(out.documents.map((d) => [d.id, d.why.query_terms, d.why.term_matches]), [
+    ['a.md', ['hello', 'world'], 2],
+    ['b.md', ['hello', 'world'], 3],
+  ], 'U+3000 splits; matching is case-insensitive (a.md 2/2 = 1.0 before b.md 3/4)');
+});
+
+t.test('context_resolve.md Invariant 4 "Strict budget enforcement" and "Non-Goals: truncate documents"', async (t) => {
+  const cache = smallCache(t, { 'c.md': 'hello '.repeat(9), 'd.md': 'x' });
+  const contents: Record<string, string> = { 'a.md': A, 'b.md': B, 'c.md': 'hello '.repeat(9), 'd.md': 'x' };
+  for (let budget = 0; budget <= 30; budget++) {
+    const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', String(budget)]);
+    const out = JSON.parse(r.out) as { documents: { id: string; content: string; tokens: number }[]; selection: Record<string, number> };
+    const used = out.documents.reduce((n, d) => n + d.tokens, 0);
+    t.ok(used <= budget && used === out.selection['tokens_used'], `budget ${budget}: tokens_used ${used} fits and adds up`);
+    t.ok(out.documents.every((d) => d.content === contents[d.id] && d.tokens === Math.ceil(Buffer.byteLength(d.content) / 4)), `budget ${budget}: whole documents only`);
+    t.equal((out.selection['documents_selected'] as number) + (out.selection['documents_excluded_by_budget'] as number), 4, `budget ${budget}: selected + excluded = considered`);
+  }
+});
