@@ -6,9 +6,10 @@ import { VERSION } from '../version.js';
 import { runGuarded, type CliIo } from './command.js';
 import { COMMANDS } from './commands/index.js';
 
-function topUsage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+async function topUsage(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map((c) => c.load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
     'usage: context <command> [options]',
     '',
@@ -24,21 +25,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     if (name === undefined) {
-      io.stderr(topUsage());
+      io.stderr(await topUsage());
       return EXIT_USAGE;
     }
-    io.stdout(topUsage());
+    io.stdout(await topUsage());
     return 0;
   }
   if (name === '--version' || name === '-V') {
     io.stdout(`context ${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) {
-    io.stderr(`context: unknown command ${`"${name}"`}\n${topUsage()}`);
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined) {
+    io.stderr(`context: unknown command "${name}"\n${await topUsage()}`);
     return EXIT_USAGE;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(`usage: ${command.usage}\n`);
     return 0;

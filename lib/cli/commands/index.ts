@@ -1,32 +1,26 @@
-// The CLI's command table, in the order `context --help` lists them.
+// The CLI's command table, in the order `context --help` lists them. Each command's module
+// is imported only when that command runs (or for --help): a one-shot `resolve` should not
+// pay for loading the MCP server, the YAML parser and the citation engine.
 
 import type { Command } from '../command.js';
-import { build } from './build.js';
-import { cite } from './cite.js';
-import { claim } from './claim.js';
-import { inspect } from './inspect.js';
-import { listCaches } from './list-caches.js';
-import { mcp } from './mcp.js';
-import { resolve } from './resolve.js';
-import { verify } from './verify.js';
-import { verifyClaims } from './verify-claims.js';
-import { scopes } from './scopes.js';
-import { freshness } from './freshness.js';
-import { show } from './show.js';
-import { rehash } from './rehash.js';
 
-export const COMMANDS: readonly Command[] = [
-  build,
-  resolve,
-  inspect,
-  verify,
-  listCaches,
-  mcp,
-  cite,
-  claim,
-  verifyClaims,
-  scopes,
-  freshness,
-  show,
-  rehash,
+export interface CommandEntry {
+  readonly name: string;
+  readonly load: () => Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'build', load: async () => (await import('./build.js')).build },
+  { name: 'resolve', load: async () => (await import('./resolve.js')).resolve },
+  { name: 'inspect', load: async () => (await import('./inspect.js')).inspect },
+  { name: 'verify', load: async () => (await import('./verify.js')).verify },
+  { name: 'list-caches', load: async () => (await import('./list-caches.js')).listCaches },
+  { name: 'mcp', load: async () => (await import('./mcp.js')).mcp },
+  { name: 'cite', load: async () => (await import('./cite.js')).cite },
+  { name: 'claim', load: async () => (await import('./claim.js')).claim },
+  { name: 'verify-claims', load: async () => (await import('./verify-claims.js')).verifyClaims },
+  { name: 'scopes', load: async () => (await import('./scopes.js')).scopes },
+  { name: 'freshness', load: async () => (await import('./freshness.js')).freshness },
+  { name: 'show', load: async () => (await import('./show.js')).show },
+  { name: 'rehash', load: async () => (await import('./rehash.js')).rehash },
 ];

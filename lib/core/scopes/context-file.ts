@@ -3,7 +3,7 @@
 // A file that is a symlink resolving outside the project root counts as absent.
 
 import { join } from 'node:path';
-import { parseDocument } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 import { lstatOrNull, readText, realPath } from '../fs.js';
 import { classifyContext, type ContextData } from './schema.js';
 import { isInside } from './scope-path.js';
@@ -20,7 +20,7 @@ export type ContextRead =
 /** Parses YAML text strictly: one document, no syntax errors, no duplicate keys. */
 export function parseYaml(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    const doc = parseDocument(text, { uniqueKeys: true });
+    const doc = yamlLib().parseDocument(text, { uniqueKeys: true });
     if (doc.errors.length > 0) return { ok: false };
     return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) as unknown };
   } catch {

@@ -3,7 +3,8 @@
 // result is re-parsed and must mean the old document with just those values replaced.
 
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, parseDocument, Scalar } from 'yaml';
+import type { Scalar } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 
 function doubleQuoted(value: string): string {
   return '"' + value.replace(/[\\"]/g, (c) => '\\' + c) + '"';
@@ -12,16 +13,16 @@ function doubleQuoted(value: string): string {
 /** The new value written in the old value's style where that style can carry it. */
 function render(value: string, type: Scalar['type'], oldText: string): string {
   switch (type) {
-    case Scalar.QUOTE_SINGLE:
+    case yamlLib().Scalar.QUOTE_SINGLE:
       return "'" + value.replace(/'/g, "''") + "'";
-    case Scalar.PLAIN: {
+    case yamlLib().Scalar.PLAIN: {
       // Plain only if it reads back as the same string (an all-digit fingerprint would
       // read as a number): checked on the scalar alone, then again on the whole document.
-      const doc = parseDocument(value);
+      const doc = yamlLib().parseDocument(value);
       return doc.errors.length === 0 && doc.toJS() === value ? value : doubleQuoted(value);
     }
-    case Scalar.BLOCK_FOLDED:
-    case Scalar.BLOCK_LITERAL:
+    case yamlLib().Scalar.BLOCK_FOLDED:
+    case yamlLib().Scalar.BLOCK_LITERAL:
       // A block scalar owns its line break; the quoted replacement must keep it.
       return doubleQuoted(value) + (oldText.endsWith('\n') ? '\n' : '');
     default:
@@ -35,13 +36,13 @@ function render(value: string, type: Scalar['type'], oldText: string): string {
  * value, an alias or anchor involved, or the re-parse disagreeing).
  */
 export function patchTopLevelScalars(text: string, values: Readonly<Record<string, string>>): string | null {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
+  const doc = yamlLib().parseDocument(text);
+  if (doc.errors.length > 0 || !yamlLib().isMap(doc.contents)) return null;
   const edits: { start: number; end: number; text: string }[] = [];
   for (const [key, value] of Object.entries(values)) {
-    const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === key);
+    const pair = doc.contents.items.find((p) => yamlLib().isScalar(p.key) && p.key.value === key);
     const node = pair?.value;
-    if (!isScalar(node) || node.range == null || node.anchor !== undefined) return null;
+    if (!yamlLib().isScalar(node) || node.range == null || node.anchor !== undefined) return null;
     const [start, end] = node.range;
     edits.push({ start, end, text: render(value, node.type, text.slice(start, end)) });
   }
@@ -49,7 +50,7 @@ export function patchTopLevelScalars(text: string, values: Readonly<Record<strin
   let out = text;
   for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   const before = doc.toJS() as unknown;
-  const after = parseDocument(out);
+  const after = yamlLib().parseDocument(out);
   if (after.errors.length > 0) return null;
   const expected = { ...(before as Record<string, unknown>), ...values };
   return isDeepStrictEqual(after.toJS(), expected) ? out : null;
