@@ -3,7 +3,7 @@
 // an unknown one is a usage error (exit 1) with the usage on stderr and nothing on stdout.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { run } from './harness.js';
+import { run, spawnContext } from './harness.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -45,4 +45,16 @@ t.test('<command> --help prints that command\'s usage on stdout, exit 0 (whateve
     t.same(await run([cmd, '--help']), { code: 0, out: usage, err: '' }, `${cmd} --help`);
     t.same(await run([cmd, '--cache', '/nonexistent', '-h']), { code: 0, out: usage, err: '' }, `${cmd} ... -h`);
   }
+});
+
+t.test('the spawned bin: --version, --help, no command (exit codes as a shell sees them)', async (t) => {
+  t.same(spawnContext(['--version']), { code: 0, out: `context ${pkg.version}\n`, err: '' });
+  const help = spawnContext(['--help']);
+  t.equal(help.code, 0);
+  t.equal(help.out, (await run(['--help'])).out, 'same text as in-process');
+  const none = spawnContext([]);
+  t.same({ code: none.code, out: none.out }, { code: 1, out: '' });
+  t.match(none.err, /^usage: context <command>/);
+  const unknown = spawnContext(['nope']);
+  t.same({ code: unknown.code, out: unknown.out }, { code: 1, out: '' });
 });
