@@ -96,6 +96,10 @@ export const BREAKAGES: readonly Breakage[] = [
   { name: 'build_config with an extra key', check: 'manifest', spec: 'Invalidation 4: config changed', apply: (c) => edit(join(c, 'manifest.json'), '"hash_algorithm": "sha256"', '"hash_algorithm": "sha256", "extra": "x"') },
   { name: 'manifest document_count wrong', check: 'manifest', spec: 'The Manifest', apply: (c) => edit(join(c, 'manifest.json'), '"document_count": 2', '"document_count": 3') },
   { name: 'manifest entry file not its version', check: 'manifest', spec: 'Document Files: filename is first 12 hex of version', apply: (c) => edit(join(c, 'manifest.json'), `"file": "${fileOf(VA)}"`, `"file": "${fileOf(VB)}"`) },
+  { name: 'manifest entry file pointing outside the cache', check: 'manifest', spec: 'Document Files (never read outside the cache)', apply: (c) => {
+    writeFileSync(join(c, '..', 'outside.json'), readFileSync(join(c, fileOf(VA))));
+    edit(join(c, 'manifest.json'), `"file": "${fileOf(VA)}"`, '"file": "../outside.json"');
+  } },
   { name: 'cache_version differs from the recomputed hash', check: 'cache_version', spec: 'Verification 2', apply: (c) => edit(join(c, 'manifest.json'), expectedCacheVersion([['a.md', VA], ['b.md', VB]]), versionOf('something else')) },
   { name: 'a manifest entry removed (cache_version and index now disagree)', check: 'cache_version', fails: ['cache_version', 'no_orphans', 'index'], spec: 'Verification 2 / Invalidation 2', apply: (c) => {
     const m = JSON.parse(readFileSync(join(c, 'manifest.json'), 'utf8')) as { documents: unknown[]; document_count: number };
