@@ -2,7 +2,7 @@
 // flags and stray positionals rejected as usage errors, so a typo never runs a command.
 
 import minimist from 'minimist';
-import { UsageError } from './command.js';
+import { HelpRequested, UsageError } from './command.js';
 
 export interface FlagSpec {
   /** Flags that take a value (kept as the exact string given). */
@@ -35,6 +35,8 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): ParsedFlags
       bound.push(arg);
     }
   }
+  // A help flag counts only where it is not an option's value (`--query --help` searches).
+  if (bound.includes('--help') || bound.includes('-h')) throw new HelpRequested();
   const parsed = minimist(bound, {
     string: [...strings],
     boolean: [...booleans],

@@ -33,11 +33,23 @@ export class UsageError extends Error {
   }
 }
 
+/** `--help` among a command's options: print its usage on stdout and exit 0. */
+export class HelpRequested extends Error {
+  constructor() {
+    super('help requested');
+    this.name = 'HelpRequested';
+  }
+}
+
 /** Runs a command body, converting every failure exactly once. */
 export async function runGuarded(command: Command, argv: readonly string[], io: CliIo): Promise<number> {
   try {
     return await command.run(argv, io);
   } catch (err) {
+    if (err instanceof HelpRequested) {
+      io.stdout(`usage: ${command.usage}\n`);
+      return 0;
+    }
     if (err instanceof UsageError) {
       io.stderr(`context ${command.name}: ${err.message}\nusage: ${command.usage}\n`);
       return EXIT_USAGE;

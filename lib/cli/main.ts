@@ -41,9 +41,5 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return EXIT_USAGE;
   }
   const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`usage: ${command.usage}\n`);
-    return 0;
-  }
   return runGuarded(command, rest, io);
 }

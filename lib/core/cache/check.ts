@@ -175,8 +175,8 @@ function checkOrphans(dir: string, entries: readonly ManifestEntry[], fail: Fail
     names = fs.readDirNames(join(dir, DOCUMENTS_DIR));
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (code === 'ENOENT' && entries.length === 0) return;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return fail(new CheckFailure('no_orphans', 'documents/ is missing'));
+    // context_resolve.md "--cache": a cache contains documents/, even with no documents.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return fail(new CheckFailure('documents_exist', 'documents/ is missing'));
     throw fromOsError(err, 'io_error');
   }
   const expected = new Set(entries.map((e) => e.file));
