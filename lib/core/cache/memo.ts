@@ -108,6 +108,17 @@ export class CacheMemo {
     this.entries.delete(dir);
   }
 
+  /**
+   * Lets the event loop poll once, so a watch event already queued (a document rewritten
+   * just before this request arrived) marks its entry dirty before `get` trusts it. Call it
+   * before `get` wherever an answer may follow a change within the same turn.
+   */
+  settle(): Promise<void> {
+    // Two nested immediates: called from the poll phase, a single one would run before the
+    // next poll; the second is certain to follow a poll phase, where watch events arrive.
+    return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+  }
+
   /** Stops every watcher and forgets every cache. */
   close(): void {
     for (const dir of [...this.entries.keys()]) this.drop(dir);

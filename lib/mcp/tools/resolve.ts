@@ -20,7 +20,10 @@ export const resolveTool: Tool = {
       budget: { type: 'integer', minimum: 0, description: 'Maximum token budget' },
     },
   },
-  call(args, ctx) {
+  async call(args, ctx) {
+    // One event-loop turn first: a watch event for a document rewritten just before this
+    // call then reaches the memo before it answers from memory.
+    await ctx.memo?.settle();
     return runTool(() => {
       const budget = validateBudget(args['budget']);
       const query = validateQuery(args['query']);
