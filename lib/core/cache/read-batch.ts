@@ -32,3 +32,32 @@ export function readBatch(dir: string, entries: readonly ManifestEntry[], terms:
   return { documents, totalWords, termCounts };
 }
 
+
+/**
+ * A batch as a worker posts it: every content joined into one string, which structured
+ * clone copies in one piece, instead of thousands of strings cloned one by one.
+ */
+export interface PackedBatch {
+  readonly documents: Omit<CheckedDocument, 'content'>[];
+  readonly contents: string;
+  readonly lengths: Uint32Array;
+  readonly totalWords: Uint32Array;
+  readonly termCounts: Uint32Array[];
+}
+
+export function packBatch(batch: DocumentBatch): PackedBatch {
+  const lengths = Uint32Array.from(batch.documents.map((d) => d.content.length));
+  const documents = batch.documents.map(({ id, version, source, ascii, bytes }) => ({ id, version, source, ascii, bytes }));
+  return { documents, contents: batch.documents.map((d) => d.content).join(''), lengths, totalWords: batch.totalWords, termCounts: batch.termCounts };
+}
+
+export function unpackBatch(packed: PackedBatch): DocumentBatch {
+  let offset = 0;
+  const documents = packed.documents.map((d, i) => {
+    const length = packed.lengths[i] as number;
+    const content = packed.contents.slice(offset, offset + length);
+    offset += length;
+    return { ...d, content };
+  });
+  return { documents, totalWords: packed.totalWords, termCounts: packed.termCounts };
+}

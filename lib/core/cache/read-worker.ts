@@ -4,11 +4,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toContextError } from '../../errors.js';
 import type { ManifestEntry } from './format.js';
-import { readBatch } from './read-batch.js';
+import { packBatch, readBatch } from './read-batch.js';
 
 const { dir, entries, terms } = workerData as { dir: string; entries: ManifestEntry[]; terms: string[] };
 try {
-  parentPort?.postMessage({ batch: readBatch(dir, entries, terms) });
+  parentPort?.postMessage({ packed: packBatch(readBatch(dir, entries, terms)) });
 } catch (err) {
   const e = toContextError(err);
   parentPort?.postMessage({ error: { code: e.code, detail: e.detail ?? null } });
