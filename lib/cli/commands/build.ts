@@ -5,18 +5,9 @@
 import { compact } from '../../json.js';
 import { buildCache } from '../../core/cache/api.js';
 import { parseFlags, required } from '../args.js';
-import { UsageError, type CliIo, type Command } from '../command.js';
+import type { Command } from '../command.js';
+import { timestamp } from '../clock.js';
 import { resolve } from 'node:path';
-
-/** RFC 3339 UTC time for the manifest's informational created_at. */
-export function createdAt(env: CliIo['env']): string {
-  const epoch = env['SOURCE_DATE_EPOCH'];
-  if (epoch === undefined || epoch === '') return new Date().toISOString();
-  if (!/^[0-9]+$/.test(epoch) || !Number.isSafeInteger(Number(epoch)) || Number(epoch) > 253402300799) {
-    throw new UsageError('SOURCE_DATE_EPOCH must be a whole number of seconds since 1970');
-  }
-  return new Date(Number(epoch) * 1000).toISOString().replace('.000Z', 'Z');
-}
 
 export const build: Command = {
   name: 'build',
@@ -26,7 +17,7 @@ export const build: Command = {
     const args = parseFlags(argv, { strings: ['sources', 'cache'], booleans: ['force'] });
     const sources = resolve(io.cwd, required(args, 'sources'));
     const cache = resolve(io.cwd, required(args, 'cache'));
-    const summary = buildCache({ sources, cache, force: args.flags['force'] === true, createdAt: createdAt(io.env) });
+    const summary = buildCache({ sources, cache, force: args.flags['force'] === true, createdAt: timestamp(io.env) });
     io.stdout(compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n');
     return 0;
   },

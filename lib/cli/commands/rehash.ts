@@ -5,7 +5,7 @@
 import { rehashText } from '../../core/scopes/api.js';
 import { parseFlags } from '../args.js';
 import { UsageError, type Command } from '../command.js';
-import { createdAt } from './build.js';
+import { timestamp } from '../clock.js';
 import { printScopeOutcome } from './scope-output.js';
 
 export const rehash: Command = {
@@ -18,6 +18,6 @@ export const rehash: Command = {
     const all = args.flags['all'] === true;
     if ((scope === undefined) === !all) throw new UsageError('give exactly one of --scope SCOPE or --all');
     const target = scope === undefined ? 'all' : { scope };
-    return printScopeOutcome('rehash', rehashText(io.cwd, target, args.values['root'], createdAt(io.env)), io);
+    return printScopeOutcome('rehash', rehashText(io.cwd, target, args.values['root'], timestamp(io.env)), io);
   },
 };

@@ -3,18 +3,12 @@
 // traversal, unsupported and corrupt files carry `error` and state "missing".
 
 import type { Json } from '../../json.js';
-import { readContextFile } from './context-file.js';
 import { fingerprintDir, judgeFreshness } from './fingerprint.js';
-import {
-  TRAVERSAL_ERROR,
-  corruptContextError,
-  missingContextError,
-  unreadableScopeError,
-  unsupportedVersionError,
-} from './messages.js';
+import { unreadableScopeError } from './messages.js';
 import { outcome, type ProjectRoot, type ScopeFailure, type ScopeOutcome } from './outcome.js';
 import { loadProjectConfig, rulesForScope } from './project-config.js';
-import { normalizeScope, resolveScope, scopeOf } from './scope-path.js';
+import { readScope } from './read-scope.js';
+import { scopeOf } from './scope-path.js';
 
 function failed(scope: string, error: string, failure: ScopeFailure): ScopeOutcome {
   const value: Json = { scope, state: 'missing', error };
@@ -22,20 +16,9 @@ function failed(scope: string, error: string, failure: ScopeFailure): ScopeOutco
 }
 
 export function checkFreshness(root: ProjectRoot, rawScope: string): ScopeOutcome {
-  const scope = normalizeScope(rawScope);
-  const dir = resolveScope(root.dir, scope);
-  if (dir === null) return failed(scope, TRAVERSAL_ERROR, 'traversal');
-  const read = readContextFile(root.dir, dir);
-  switch (read.kind) {
-    case 'absent':
-      return failed(scope, missingContextError(scope), 'missing');
-    case 'unsupported':
-      return failed(scope, unsupportedVersionError(read.version), 'unsupported');
-    case 'corrupt':
-      return failed(scope, corruptContextError(scope), 'corrupt');
-    case 'valid':
-      break;
-  }
+  const read = readScope(root.dir, rawScope);
+  if (!read.ok) return failed(read.scope, read.error, read.failure);
+  const { scope, dir } = read;
   const stored = read.context['fingerprint'] as string;
   let verdict;
   try {

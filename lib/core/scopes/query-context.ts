@@ -3,11 +3,9 @@
 // in schema order, so the bytes never depend on the file's or the filter's order.
 
 import type { Json } from '../../json.js';
-import { readContextFile } from './context-file.js';
-import { TRAVERSAL_ERROR, corruptContextError, missingContextError, unsupportedVersionError } from './messages.js';
 import { outcome, type ProjectRoot, type ScopeFailure, type ScopeOutcome } from './outcome.js';
 import { CONTEXT_FIELDS, FILTERABLE_FIELDS, METADATA_FIELDS, type ContextData } from './schema.js';
-import { normalizeScope, resolveScope } from './scope-path.js';
+import { readScope } from './read-scope.js';
 
 function failed(scope: string, error: string, failure: ScopeFailure): ScopeOutcome {
   const value: Json = { found: false, scope, error };
@@ -27,20 +25,9 @@ function project(context: ContextData, filter: readonly string[] | undefined): {
 }
 
 export function queryContext(root: ProjectRoot, rawScope: string, filter?: readonly string[]): ScopeOutcome {
-  const scope = normalizeScope(rawScope);
-  const dir = resolveScope(root.dir, scope);
-  if (dir === null) return failed(scope, TRAVERSAL_ERROR, 'traversal');
-  const read = readContextFile(root.dir, dir);
-  switch (read.kind) {
-    case 'absent':
-      return failed(scope, missingContextError(scope), 'missing');
-    case 'unsupported':
-      return failed(scope, unsupportedVersionError(read.version), 'unsupported');
-    case 'corrupt':
-      return failed(scope, corruptContextError(scope), 'corrupt');
-    case 'valid':
-      break;
-  }
+  const read = readScope(root.dir, rawScope);
+  if (!read.ok) return failed(read.scope, read.error, read.failure);
+  const { scope } = read;
   const value: Json = { found: true, scope, context: project(read.context, filter) };
   return outcome(value, false);
 }
