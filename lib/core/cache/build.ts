@@ -47,6 +47,15 @@ export function documentId(relativePath: string): string {
   return id.toLowerCase();
 }
 
+/** Rust's `Path::is_file()` on a symlink: follows it; dangling or looping means "no". */
+function isFileThroughLink(path: string): boolean {
+  try {
+    return fs.statOrNull(path)?.isFile() === true;
+  } catch {
+    return false; // ELOOP, EACCES on the target...: not a readable regular file
+  }
+}
+
 /**
  * Relative paths of the source files, walked depth-first with each directory's entries in
  * byte order of their names (walkdir's sort_by_file_name). A symlink to a regular file is
@@ -71,7 +80,7 @@ export function findSources(root: string): string[] {
       if (entry.isDirectory()) {
         walk(path, relPath);
       } else if (isMarkdownName(entry.name)) {
-        if (entry.isFile() || (entry.isSymbolicLink() && fs.statOrNull(path)?.isFile() === true)) {
+        if (entry.isFile() || (entry.isSymbolicLink() && isFileThroughLink(path))) {
           found.push(relPath);
         }
       }

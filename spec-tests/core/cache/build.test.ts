@@ -121,12 +121,13 @@ t.test('DESIGN.md "Cache format": a symlink to a file is read; a symlinked direc
       'linkdir': t.fixture('symlink', '../outside'),
       'dirlink.md': t.fixture('symlink', '../outside'),
       'broken.md': t.fixture('symlink', 'nowhere.md'),
+      'loop.md': t.fixture('symlink', 'loop.md'),
       'real.md': 'real',
     },
   });
   const cache = join(dir, 'cache');
   build(join(dir, 'src'), cache);
-  t.same(idsOf(cache), ['link.md', 'real.md'], 'no far.md (linkdir not walked), no dirlink.md, no broken.md');
+  t.same(idsOf(cache), ['link.md', 'real.md'], 'no far.md (linkdir not walked), no dirlink.md, no broken.md, no loop.md (ELOOP: not a file, as Rust is_file says)');
   const v = versionOf('linked content');
   t.equal(readCacheFile(cache, fileOf(v)), `{"id":"link.md","version":"${v}","source":"link.md","content":"linked content","metadata":{}}`);
 });
