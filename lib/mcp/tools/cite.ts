@@ -3,6 +3,7 @@
 
 import { citeOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
+import { ROOT_PROPERTY } from './root-property.js';
 
 export const citeTool: Tool = {
   name: 'context.cite',
@@ -12,7 +13,7 @@ export const citeTool: Tool = {
   inputSchema: {
     type: 'object',
     properties: {
-      root: { type: 'string', description: 'Workspace root (relative to the server project root, or absolute)' },
+      root: ROOT_PROPERTY,
       path: { type: 'string', description: 'File path relative to root' },
       start_line: { type: 'integer', description: '1-based first line' },
       end_line: { type: 'integer', description: '1-based last line (inclusive)' },

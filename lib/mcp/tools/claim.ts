@@ -4,6 +4,7 @@
 import { claimOutcome } from '../../core/citations/outcome.js';
 import { STRUCTURE_KINDS } from '../../core/citations/reasons.js';
 import type { Tool } from '../tool.js';
+import { ROOT_PROPERTY } from './root-property.js';
 
 export const claimTool: Tool = {
   name: 'context.claim',
@@ -13,7 +14,7 @@ export const claimTool: Tool = {
   inputSchema: {
     type: 'object',
     properties: {
-      root: { type: 'string', description: 'Workspace root (relative to the server project root, or absolute)' },
+      root: ROOT_PROPERTY,
       kind: { type: 'string', enum: [...STRUCTURE_KINDS], description: 'What the claim asserts about the path' },
       path: { type: 'string', description: 'Path relative to root; exists-dir keeps a trailing /' },
     },

@@ -4,6 +4,7 @@
 
 import { verifyOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
+import { ROOT_PROPERTY } from './root-property.js';
 
 export const verifyWorkspaceTool: Tool = {
   name: 'context.verify_workspace',
@@ -15,7 +16,7 @@ export const verifyWorkspaceTool: Tool = {
   inputSchema: {
     type: 'object',
     properties: {
-      root: { type: 'string', description: 'Workspace root (relative to the server project root, or absolute)' },
+      root: ROOT_PROPERTY,
       in_path: { type: 'string', description: 'Document or directory path relative to root' },
       text: { type: 'string', description: 'Inline document text' },
     },
