@@ -3,9 +3,10 @@
 // written into a temporary sibling directory and renamed into place, so a failed build
 // leaves nothing behind and `--force` replaces an old cache only once the new one is whole.
 
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
 import { ContextError, fromOsError } from '../../errors.js';
+import { checkCacheTarget, writeCacheAtomically } from './staging.js';
 import * as fs from '../fs.js';
 import { versionOf } from '../hash.js';
 import {
@@ -143,39 +144,9 @@ export function buildCache(options: BuildOptions): BuildSummary {
   if (sourceStat === null || !sourceStat.isDirectory()) {
     throw new ContextError('io_error', 'sources directory does not exist or is not a directory');
   }
-  if (fs.lstatOrNull(cache) !== null && !force) {
-    throw new ContextError('io_error', 'output already exists (use --force to replace it)');
-  }
+  checkCacheTarget(cache, force);
   // Everything is read and checked before the first byte is written.
   const docs = readSources(sources, findSources(sources));
-
-  const parent = dirname(cache);
-  let temp: string | undefined;
-  try {
-    fs.mkdir(parent);
-    temp = fs.makeTempDir(join(parent, `.${basename(cache)}.tmp-`));
-    const version = writeCacheTree(temp, docs, createdAt);
-    if (fs.lstatOrNull(cache) !== null) {
-      // --force: move the old cache aside, put the new one in place, then drop the old.
-      const old = fs.makeTempDir(join(parent, `.${basename(cache)}.old-`));
-      fs.rename(cache, join(old, 'cache'));
-      try {
-        fs.rename(temp, cache);
-      } catch (err) {
-        fs.rename(join(old, 'cache'), cache); // put the old cache back: lose nothing
-        fs.removeTree(old);
-        throw err;
-      }
-      temp = undefined;
-      fs.removeTree(old);
-    } else {
-      fs.rename(temp, cache);
-      temp = undefined;
-    }
-    return { cacheVersion: version, documentCount: docs.length };
-  } catch (err) {
-    throw fromOsError(err, 'io_error');
-  } finally {
-    if (temp !== undefined) fs.removeTree(temp);
-  }
+  const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt));
+  return { cacheVersion: version, documentCount: docs.length };
 }

@@ -248,17 +248,21 @@ t.test('documentId is exported for the document-model tests', async (t) => {
 
 t.test('context_cache.md Invariant 4 "Atomic": an I/O failure while writing leaves no partial cache', async (t) => {
   const realFs = await import('../../../lib/core/fs.js');
-  const failing = (what: 'writeFile' | 'rename', nth: number): Promise<typeof import('../../../lib/core/cache/build.js')> => {
+  const failing = async (what: 'writeFile' | 'rename', nth: number): Promise<typeof import('../../../lib/core/cache/build.js')> => {
     let calls = 0;
     const fail = (): never => {
       throw Object.assign(new Error('injected'), { code: 'EIO' });
     };
+    const mockedFs = {
+      ...realFs,
+      writeFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.writeFile(p, d)),
+      rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
+    };
+    // The swap into place lives in staging.js: it gets the same failing file system.
+    const staging = await t.mockImport('../../../lib/core/cache/staging.js', { '../../../lib/core/fs.js': mockedFs });
     return t.mockImport<typeof import('../../../lib/core/cache/build.js')>('../../../lib/core/cache/build.js', {
-      '../../../lib/core/fs.js': {
-        ...realFs,
-        writeFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.writeFile(p, d)),
-        rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
-      },
+      '../../../lib/core/fs.js': mockedFs,
+      '../../../lib/core/cache/staging.js': staging,
     });
   };
   const opts = (dir: string, cache: string, force: boolean) => ({ sources: join(dir, 'src'), cache, force, createdAt: CREATED_AT });
