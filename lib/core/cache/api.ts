@@ -59,7 +59,7 @@ export function resolveText(
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const terms = queryTerms(q);
-  const cache = memo === undefined ? loadCache(cacheDir, { terms }) : memo.get(cacheDir, terms);
+  const cache = memo === undefined ? loadCache(cacheDir, { terms }) : memo.get(cacheDir);
   return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
 }
 

@@ -2,7 +2,8 @@
 // notices when their files change: a directory watch marks an entry dirty, and a cheap stat
 // stamp of manifest.json, index.json and documents/ (and, when a watch could not be set up,
 // of every file in documents/) is compared on every use. Either sign of change means a full
-// reload, so an answer is always the one the bytes on disk give.
+// reload, so an answer is always the one the bytes on disk give. Each load carries a word
+// index, so a new query costs a lookup, not a scan of every document.
 
 import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
@@ -55,10 +56,11 @@ export class CacheMemo {
   }
 
   /**
-   * The loaded cache at `dir`, reloaded (and re-verified) if anything changed. `terms` are
-   * counted during a (re)load, saving the first query a second pass.
+   * The loaded cache at `dir`, reloaded (and re-verified) if anything changed. A (re)load
+   * builds the cache's word index in the same pass, so every query, new or repeated, is
+   * answered by lookup (docs/cache.md "Speed").
    */
-  get(dir: string, terms: readonly string[] = []): LoadedCache {
+  get(dir: string): LoadedCache {
     requireCacheDir(dir); // a file or an absent path is cache_missing, as for the CLI
     const hit = this.entries.get(dir);
     if (hit !== undefined && !hit.dirty && hit.stamp === safeStampOf(dir, hit.deep)) {
@@ -86,7 +88,7 @@ export class CacheMemo {
     const stamp = safeStampOf(dir, deep);
     let cache: LoadedCache;
     try {
-      cache = loadCache(dir, { terms });
+      cache = loadCache(dir, { index: true });
     } catch (err) {
       for (const w of watchers) w.close();
       throw err;

@@ -1,12 +1,14 @@
 // Reads, verifies and measures a run of a cache's documents: each is parsed, re-hashed and
 // checked against its manifest entry (the first failure throws cache_invalid), then its
-// word count and the counts of the query's terms are taken. The unit of work a loader
-// thread does; results are plain data so they cross thread boundaries unchanged.
+// word count and the counts of the query's terms are taken (or, given an index builder, the
+// document is indexed in the same pass). The unit of work a loader thread does; results are
+// plain data so they cross thread boundaries unchanged.
 
 import { throwFirst, readDocument, type CheckedDocument } from './check.js';
 import type { ManifestEntry } from './format.js';
 import { countDocumentTerms, type TermMatchers, termMatchers } from '../selection/corpus.js';
 import { countWords } from '../selection/text.js';
+import type { WordIndexBuilder } from '../selection/word-index.js';
 
 export interface DocumentBatch {
   readonly documents: CheckedDocument[];
@@ -15,7 +17,16 @@ export interface DocumentBatch {
   readonly termCounts: Uint32Array[];
 }
 
-export function readBatch(dir: string, entries: readonly ManifestEntry[], terms: readonly string[]): DocumentBatch {
+/**
+ * With `index`, each document is added to it while its text is at hand (its word count comes
+ * from there too) and `terms` must be empty: an index answers every term later.
+ */
+export function readBatch(
+  dir: string,
+  entries: readonly ManifestEntry[],
+  terms: readonly string[],
+  index?: WordIndexBuilder,
+): DocumentBatch {
   const documents: CheckedDocument[] = [];
   const totalWords = new Uint32Array(entries.length);
   const termCounts = terms.map(() => new Uint32Array(entries.length));
@@ -24,6 +35,10 @@ export function readBatch(dir: string, entries: readonly ManifestEntry[], terms:
   entries.forEach((entry, i) => {
     const doc = readDocument(dir, entry, throwFirst) as CheckedDocument;
     documents.push(doc);
+    if (index !== undefined) {
+      totalWords[i] = index.add(doc.content);
+      return;
+    }
     totalWords[i] = countWords(doc.content);
     row.fill(0);
     countDocumentTerms(doc, undefined, matchers, row);

@@ -48,9 +48,10 @@ export function queryTerms(query: string): string[] {
   return splitWords(lowercase(query));
 }
 
-// White_Space as a table: one load per character in the hot loops below.
-const WHITE = new Uint8Array(0x10000);
-for (let c = 0; c < 0x10000; c++) WHITE[c] = isWhiteSpace(c) ? 1 : 0;
+/** White_Space as a table (1 = White_Space) over UTF-16 code units: one load per character in hot loops. */
+export const WHITE_SPACE_UNITS = new Uint8Array(0x10000);
+for (let c = 0; c < 0x10000; c++) WHITE_SPACE_UNITS[c] = isWhiteSpace(c) ? 1 : 0;
+const WHITE = WHITE_SPACE_UNITS;
 
 /**
  * `split_whitespace().count()`. Lowercasing maps whitespace to whitespace and everything

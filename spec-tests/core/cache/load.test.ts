@@ -65,6 +65,26 @@ t.test('loadCache and loadCacheParallel give the same result (in-process: the pa
   // The spawned CLI exercises the worker-thread path: spec-tests/cli/resolve.test.ts.
 });
 
+t.test('issue 9 item 7: loading with index: true gives the same documents and word statistics as the scan', async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 60; i++) files[`d${String(i).padStart(2, '0')}.md`] = `Doc ${i} text ${i % 7 === 0 ? 'ALPHA' : 'beta'} \u00e9t\u00e9 ΟΔΟΣ\u0085${'x '.repeat(i % 5)}`;
+  files['empty.md'] = '';
+  const dir = t.testdir({ src: files });
+  build(join(dir, 'src'), join(dir, 'cache'));
+  const scan = loadCache(join(dir, 'cache'), { terms: ['alpha'] });
+  const indexed = loadCache(join(dir, 'cache'), { index: true });
+  const parallel = await loadCacheParallel(join(dir, 'cache'), { index: true, threads: 4 });
+  t.same(indexed.documents, scan.documents, 'documents');
+  t.equal(indexed.cacheVersion, scan.cacheVersion);
+  t.equal(scan.index, undefined, 'no index unless asked for');
+  t.equal(indexed.index?.documentCount, 61);
+  t.same(plain(indexed), plain(scan), 'the same statistics');
+  const more = ['οδος', 'été', 'x', 'doc', 'alpha', 'missing'];
+  t.same(plain({ ...indexed, countWords: () => indexed.countWords(more) }), plain({ ...scan, countWords: () => scan.countWords(more) }), 'for new terms too');
+  t.same(plain(parallel), plain(indexed), 'loadCacheParallel with index: true loads the same (on this thread)');
+  t.ok(parallel.index !== undefined);
+});
+
 t.test('more invariants on load: a document holding another id, duplicate manifest ids', async (t) => {
   const other = buildBase(t.testdir({}));
   const file = join(other, `documents/${VA.slice(7, 19)}.json`);

@@ -6,6 +6,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CacheMemo } from '../../../lib/core/cache/memo.js';
+import { loadCache } from '../../../lib/core/cache/load.js';
 import { build, buildBase, fileOf, readCacheFile, VA } from './fixture.js';
 
 const rewriteSameSize = (cache: string): void => {
@@ -23,6 +24,27 @@ t.test('a repeated get returns the memoized cache', async (t) => {
   const first = memo.get(cache);
   t.equal(memo.get(cache), first, 'same object: no reload when nothing changed');
   t.same(first.documents.map((d) => d.id), ['a.md', 'b.md']);
+});
+
+t.test('issue 9 item 7: the memo loads a word index once; new queries get the scan\'s counts by lookup', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const dir = t.testdir({ src: { 'a.md': 'Alpha ΟΔΟΣ text', 'b.md': 'beta text TEXT', 'e.md': ' ' } });
+  const cache = join(dir, 'cache');
+  build(join(dir, 'src'), cache);
+  const loaded = memo.get(cache);
+  t.ok(loaded.index !== undefined, 'the loaded cache carries its index');
+  // Words by hand: alpha, οδος, text, beta = 4 distinct; postings a:3, b:2 (text twice, one posting).
+  t.equal(loaded.index?.wordCount, 4);
+  t.equal(loaded.index?.postingCount, 5);
+  const scan = loadCache(cache); // no index: the scan path
+  for (const terms of [['text'], ['οδος', 'alpha', 'alpha'], ['zzz'], []]) {
+    const viaIndex = loaded.countWords(terms);
+    const viaScan = scan.countWords(terms);
+    t.same(Array.from(viaIndex.totalWords), Array.from(viaScan.totalWords), `total_words (${terms.join(' ')})`);
+    t.same([...viaIndex.termCounts].map(([k, v]) => [k, Array.from(v)]), [...viaScan.termCounts].map(([k, v]) => [k, Array.from(v)]), `counts (${terms.join(' ')})`);
+  }
+  t.equal(memo.get(cache).index, loaded.index, 'a repeated get reuses the index (built once per load)');
 });
 
 t.test('a document rewritten in place (same size) is noticed by the next call: cache_invalid', async (t) => {
