@@ -154,6 +154,30 @@ t.test('random documents: identical to the reference scorer, ASCII and Unicode a
   t.equal(mismatches, 0, '300 random cases agree byte for byte');
 });
 
+t.test('ordering across score magnitudes and with shuffled ids: identical to the reference scorer', async (t) => {
+  // The order is computed from sort keys (score bits, then id rank): scores above 1.0 (duplicate
+  // terms), tiny ones, many ties, ids given in no particular order, a second query on the same
+  // document array (ranks reused), and equal ids (kept in their given order, as a stable sort).
+  const docs: Doc[] = [];
+  let seed = 11;
+  const rand = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  for (let i = 0; i < 400; i++) {
+    const hits = rand(4);
+    const filler = i % 80 === 0 ? 200_000 + rand(3) : rand(30); // a few tiny scores (~5e-6)
+    docs.push({ id: `${['b', 'a', 'B', 'é', 'a/b', 'a.b'][rand(6)]}${rand(1000)}.md`, content: 'x '.repeat(filler) + 'hit '.repeat(hits) });
+  }
+  docs.push({ id: 'same.md', content: 'hit' }, { id: 'same.md', content: 'hit hit' }, { id: 'same.md', content: 'hit' });
+  const { documents, corpus } = prepare(docs);
+  for (const query of ['hit', 'hit hit HIT', 'x', 'nothing', '']) {
+    const ours = compact(selectDocuments(documents, query, 1_000_000_000, (q) => corpus.stats(q)));
+    t.equal(ours, referenceSelect(docs, query, 1_000_000_000), `query ${JSON.stringify(query)}`);
+  }
+  t.equal(select(docs, 'hit', 5000), referenceSelect(docs, 'hit', 5000), 'a budget that skips documents');
+});
+
 t.test('memoized statistics: a second query reuses counts and agrees', async (t) => {
   const docs = [{ id: 'a.md', content: 'Deployment x' }, { id: 'b.md', content: 'ΟΔΟΣ deployment οδος' }];
   const { documents, corpus } = prepare(docs);
