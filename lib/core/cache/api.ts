@@ -4,16 +4,16 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { selectDocuments } from '../selection/select.js';
+import { openEngine, openEngineParallel } from '../engine/engine.js';
 import { queryTerms } from '../selection/text.js';
 import { inspectCache, inspectJson } from './inspect.js';
 import { listCaches, listingJson } from './list.js';
-import { loadCache, loadCacheParallel } from './load.js';
 import type { CacheMemo } from './memo.js';
 import { verifyCache, verifyReportJson, type VerifyReport } from './verify.js';
 
 export { locateCache } from './locate.js';
 export { buildCache, type BuildOptions, type BuildSummary } from './build.js';
+export { buildCacheV1, type V1BuildOptions, type V1BuildSummary } from '../engine/v1/build.js';
 export { CacheMemo } from './memo.js';
 
 export type OutputFormat = 'json' | 'pretty';
@@ -59,8 +59,13 @@ export function resolveText(
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const terms = queryTerms(q);
-  const cache = memo === undefined ? loadCache(cacheDir, { terms }) : memo.get(cacheDir, terms);
-  return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
+  if (memo !== undefined) return render(memo.get(cacheDir, terms).resolve(q, b), format) + '\n';
+  const engine = openEngine(cacheDir, terms);
+  try {
+    return render(engine.resolve(q, b), format) + '\n';
+  } finally {
+    engine.close();
+  }
 }
 
 /**
@@ -76,8 +81,12 @@ export async function resolveTextParallel(
 ): Promise<string> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
-  const cache = await loadCacheParallel(cacheDir, { terms: queryTerms(q), threads });
-  return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
+  const engine = await openEngineParallel(cacheDir, queryTerms(q), threads);
+  try {
+    return render(engine.resolve(q, b), format) + '\n';
+  } finally {
+    engine.close();
+  }
 }
 
 /** Inspect result JSON (seed 004 field order), without trailing newline. */
