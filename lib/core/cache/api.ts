@@ -4,7 +4,9 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { openEngine, openEngineParallel } from '../engine/engine.js';
+import { format2Manifest, openEngine, openEngineParallel } from '../engine/engine.js';
+import { verifyV1, type V1VerifyReport } from '../engine/v1/verify.js';
+import { requireCacheDir } from './check.js';
 import { queryTerms } from '../selection/text.js';
 import { inspectCache, inspectJson } from './inspect.js';
 import { listCaches, listingJson } from './list.js';
@@ -100,7 +102,12 @@ export function listCachesText(root: string): string {
 }
 
 /** The verify report text (no trailing newline) and whether every check held. */
-export function verifyText(cacheDir: string, format: OutputFormat = 'pretty'): { text: string; report: VerifyReport } {
-  const report = verifyCache(cacheDir);
+export async function verifyText(
+  cacheDir: string,
+  format: OutputFormat = 'pretty',
+  threads = 1,
+): Promise<{ text: string; report: VerifyReport | V1VerifyReport }> {
+  requireCacheDir(cacheDir);
+  const report = format2Manifest(cacheDir) !== null ? await verifyV1(cacheDir, threads) : verifyCache(cacheDir);
   return { text: render(verifyReportJson(report), format), report };
 }

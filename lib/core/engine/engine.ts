@@ -32,7 +32,7 @@ function v0Engine(cache: LoadedCache): Engine {
 }
 
 /** The manifest text when it declares format 2, else null (v0's loader reports the rest). */
-function format2Manifest(dir: string): string | null {
+export function format2Manifest(dir: string): string | null {
   let text: string;
   try {
     text = fs.readText(join(dir, MANIFEST_FILE));

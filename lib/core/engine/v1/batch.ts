@@ -72,18 +72,29 @@ export class BatchReadError extends Error {
   }
 }
 
-function readItem(item: BatchItem): Buffer {
-  try {
-    if (item.length < 0) return fs.readFile(item.file);
-    const fd = fs.openRead(item.file);
+/** Reads items; ranges of one file (a pack) share one open descriptor. */
+class ItemReader {
+  private fd: number | null = null;
+  private fdFile = '';
+
+  read(item: BatchItem): Buffer {
     try {
-      return fs.readAt(fd, item.length, item.offset);
-    } finally {
-      fs.closeFile(fd);
+      if (item.length < 0) return fs.readFile(item.file);
+      if (this.fd === null || this.fdFile !== item.file) {
+        this.close();
+        this.fd = fs.openRead(item.file);
+        this.fdFile = item.file;
+      }
+      return fs.readAt(this.fd, item.length, item.offset);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      throw new BatchReadError(item.path, typeof code === 'string' ? code : undefined);
     }
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    throw new BatchReadError(item.path, typeof code === 'string' ? code : undefined);
+  }
+
+  close(): void {
+    if (this.fd !== null) fs.closeFile(this.fd);
+    this.fd = null;
   }
 }
 
@@ -95,34 +106,39 @@ export async function runBatch(task: BatchTask): Promise<BatchResult> {
   const terms: UnitTerms[] = [];
   const contents: Buffer[] = [];
   let termTotal = 0;
-  for (const item of task.items) {
-    const bytes = readItem(item);
-    const version = versionOf(bytes);
-    if (!fs.isUtf8(bytes)) {
-      documents.push({ path: item.path, version, bytes: bytes.length, skip: 'content is not UTF-8' });
-      continue;
+  const reader = new ItemReader();
+  try {
+    for (const item of task.items) {
+      const bytes = reader.read(item);
+      const version = versionOf(bytes);
+      if (!fs.isUtf8(bytes)) {
+        documents.push({ path: item.path, version, bytes: bytes.length, skip: 'content is not UTF-8' });
+        continue;
+      }
+      const doc = documents.length;
+      documents.push({ path: item.path, version, bytes: bytes.length, skip: null });
+      if (task.keepContents) contents.push(bytes);
+      const ascii = fs.isAscii(bytes);
+      const text = bytes.toString(ascii ? 'latin1' : 'utf8');
+      for (const u of analyzeDocument(item.path, text, ascii, task.granularity, countTokens, counter)) {
+        units.push({
+          doc,
+          start: u.start,
+          end: u.end,
+          slug: u.slug,
+          trail: u.trail,
+          tokens: u.tokens,
+          words: u.words,
+          lengths: u.terms.lengths,
+          termStart: termTotal,
+          termCount: u.terms.termIds.length,
+        });
+        terms.push(u.terms);
+        termTotal += u.terms.termIds.length;
+      }
     }
-    const doc = documents.length;
-    documents.push({ path: item.path, version, bytes: bytes.length, skip: null });
-    if (task.keepContents) contents.push(bytes);
-    const ascii = fs.isAscii(bytes);
-    const text = bytes.toString(ascii ? 'latin1' : 'utf8');
-    for (const u of analyzeDocument(item.path, text, ascii, task.granularity, countTokens, counter)) {
-      units.push({
-        doc,
-        start: u.start,
-        end: u.end,
-        slug: u.slug,
-        trail: u.trail,
-        tokens: u.tokens,
-        words: u.words,
-        lengths: u.terms.lengths,
-        termStart: termTotal,
-        termCount: u.terms.termIds.length,
-      });
-      terms.push(u.terms);
-      termTotal += u.terms.termIds.length;
-    }
+  } finally {
+    reader.close();
   }
   const termIds = new Uint32Array(termTotal);
   const tfs = new Uint32Array(termTotal * FIELD_COUNT);
