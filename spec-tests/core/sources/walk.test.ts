@@ -139,7 +139,7 @@ t.test('engine.md "Sources": a FIFO named *.md is reported and never opened', as
   const root = t.testdir({ 'a.md': 'x' });
   const made = spawnSync('mkfifo', [join(root, 'pipe.md')]);
   if (made.status !== 0) {
-    t.skip('mkfifo is not available here');
+    t.plan(0, 'mkfifo is not available here');
     return;
   }
   // listSources is synchronous: opening the FIFO would block this test until tap's timeout.

@@ -134,7 +134,7 @@ t.test('engine.md "Sources": files that cannot be documents are skipped and repo
 t.test('engine.md "Sources": a FIFO named *.md is never opened — the build finishes and reports it', async (t) => {
   const dir = t.testdir({ src: { 'a.md': 'alpha' } });
   if (spawnSync('mkfifo', [join(dir, 'src', 'pipe.md')]).status !== 0) {
-    t.skip('mkfifo is not available here');
+    t.plan(0, 'mkfifo is not available here');
     return;
   }
   // Through the real bin, in a child with a timeout: opening the FIFO would block it forever.
