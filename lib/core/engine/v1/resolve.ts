@@ -11,8 +11,10 @@
 // selection.engine, selection.granularity, selection.tokenizer.
 
 import { compareBytes, F32, type Json } from '../../../json.js';
+import { ContextError } from '../../../errors.js';
 import { queryTermsV1 } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
+import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits } from '../../ranking/bm25.js';
 import { queryTerms } from '../../selection/text.js';
 import type { V1Cache } from './load.js';
@@ -24,6 +26,18 @@ export function unitId(path: string, slug: string): string {
 }
 
 export function resolveV1(cache: V1Cache, query: string, budget: number): Json {
+  try {
+    return select(cache, query, budget);
+  } catch (err) {
+    // index.bin matched its recorded sha256, yet what is decoded only on use (postings,
+    // slugs and trails) can still be malformed if the record was forged with it: a damaged
+    // cache is cache_invalid, never an internal error.
+    if (err instanceof IndexFormatError) throw new ContextError('cache_invalid', `index: ${err.message}`);
+    throw err;
+  }
+}
+
+function select(cache: V1Cache, query: string, budget: number): Json {
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
   const terms = queryTermsV1(query);
@@ -62,7 +76,7 @@ export function resolveV1(cache: V1Cache, query: string, budget: number): Json {
     }
     const start = index.unitStart(u);
     const end = index.unitEnd(u);
-    if (end > text.length) throw new RangeError('unit lies outside its document');
+    if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
     const matches = explainUnit(index, ranked, u, params);
     const d = docs[doc] as PackedDocument;
     const entry: Record<string, Json> = {
