@@ -20,7 +20,12 @@ const ALL_BUT_ORPHANS = V1_CHECK_NAMES.filter((n) => n !== 'no_orphans');
 /** Without a format-2 manifest the cache is read as v0, whose checks all fail (the rest "not checked"). */
 const V0_CHECKS = ['manifest', 'cache_version', 'documents_exist', 'document_hashes', 'no_orphans', 'index'];
 
-type Resolve = 'cache_invalid' | 'intact';
+/**
+ * 'verify-only': the manifest was forged to record a different index.bin, consistent in size
+ * and sha256. Resolve trusts those records (it must not re-analyze the corpus), so only
+ * `verify` — which rebuilds the index from the documents — can tell; no claim on resolve.
+ */
+type Resolve = 'cache_invalid' | 'intact' | 'verify-only';
 interface Breakage {
   readonly name: string;
   /** Exactly the checks that fail. */
@@ -51,17 +56,27 @@ function flipByte(path: string, at: number): void {
   b[at] = (b[at] as number) ^ 0x20;
   writeFileSync(path, b);
 }
-/** Offset in index.bin of the first posting of `term` (the layout in lib/core/index/index-format.ts). */
-function postingOf(b: Buffer, term: string): number {
-  const sections: number[] = [];
-  let at = 8 + 6 * 4 + 4 * 8;
+/** Where each of index.bin's five sections' bodies starts (lib/core/index/index-format.ts). */
+function sectionsOf(b: Buffer): number[] {
+  const bodies: number[] = [];
+  let at = 8 + 6 * 4 + 4 * 8; // magic, six u32, four f64 sums
   for (let k = 0; k < 5; k++) {
-    sections.push(at + 4);
+    bodies.push(at + 4);
     at += 4 + ((b.readUInt32LE(at) + 3) & ~3);
   }
+  return bodies;
+}
+/** Offset in index.bin of the first posting of `term`. */
+function postingOf(b: Buffer, term: string): number {
+  const [, , , stats, postings] = sectionsOf(b) as [number, number, number, number, number];
   const index = new IndexReader(b).findTerm(term);
   if (index < 0) throw new Error(`fixture: no term ${term}`);
-  return (sections[4] as number) + b.readUInt32LE((sections[3] as number) + 8 * index);
+  return postings + b.readUInt32LE(stats + 8 * index);
+}
+/** Offset in index.bin of the first byte of the first dictionary term. */
+function firstTermAt(b: Buffer): number {
+  const [, , dict] = sectionsOf(b) as [number, number, number];
+  return dict + 4 * (new IndexReader(b).termCount + 1);
 }
 const config = (edit: (cfg: Record<string, unknown>) => void) => (c: string) =>
   editManifest(c, (m) => edit(m.build_config), true);
@@ -82,8 +97,13 @@ const BREAKAGES: readonly Breakage[] = [
   { name: 'index.bin replaced by a directory', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => { rmSync(join(c, 'index.bin')); mkdirSync(join(c, 'index.bin')); } },
   { name: 'index.bin truncated, its size and sha256 forged in the manifest', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => b.subarray(0, b.length - 4)) },
   { name: 'index.bin with a bad magic, size and sha256 forged', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => Buffer.concat([Buffer.from([0xff]), b.subarray(1)])) },
-  { name: 'a posting of the query\'s term out of range, size and sha256 forged', fails: ['index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => { b[postingOf(b, QUERY)] = 0x7f; return b; }) },
+  { name: 'a posting of the query\'s term out of range, size and sha256 forged', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => { b[postingOf(b, QUERY)] = 0x7f; return b; }) },
   { name: 'a unit ending past its document, size and sha256 forged', fails: ['index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => { b.writeUInt32LE(0x7fffffff, 64 + 4 + 8); return b; }) },
+  { name: 'a dictionary term renamed out of order, size and sha256 forged', fails: ['index', 'index_rebuild'], resolve: 'verify-only', apply: (c) => forgeIndex(c, (b) => {
+    b[firstTermAt(b)] = 0x7e; // "~" sorts after every letter: the first term is now out of order
+    return b;
+  }) },
+  { name: 'index.bin of another build (other token counts) recorded in the manifest', fails: ['index_rebuild'], resolve: 'verify-only', apply: (c) => forgeIndex(c, () => readFileSync(join(c, '..', 'other', 'index.bin'))) },
   // manifest.json
   { name: 'manifest.json deleted', fails: V0_CHECKS, resolve: 'cache_invalid', v0Report: true, apply: (c) => rmSync(manifestPath(c)) },
   { name: 'manifest.json not JSON', fails: V0_CHECKS, resolve: 'cache_invalid', v0Report: true, apply: (c) => writeFileSync(manifestPath(c), '{"cache_version": "sha256:') },
@@ -165,6 +185,7 @@ t.test('engine.md "What is checked": every breakage fails its checks by name; re
   const dir = t.testdir({ src: SOURCES });
   const intact = join(dir, 'intact');
   await buildV1(join(dir, 'src'), intact);
+  await buildV1(join(dir, 'src'), join(dir, 'other'), { tokenizer: 'o200k_base' });
   const intactAnswer = resolveText(intact, QUERY, 100000);
   t.equal((JSON.parse(intactAnswer) as { documents: unknown[] }).documents.length, 4, 'the query reads every document');
   for (const [i, b] of BREAKAGES.entries()) {
@@ -190,6 +211,7 @@ t.test('engine.md "What is checked": every breakage fails its checks by name; re
     } catch (err) {
       answer = `error ${(err as { code?: string }).code ?? String(err)}`;
     }
+    if (b.resolve === 'verify-only') continue;
     if (b.resolve === 'cache_invalid') t.equal(answer, 'error cache_invalid', `${b.name}: resolve is cache_invalid`);
     else t.equal(answer, intactAnswer, `${b.name}: resolve answers exactly as the intact cache`);
     const cliResolve = await run(['resolve', '--cache', cache, '--query', QUERY, '--budget', '100000']);
