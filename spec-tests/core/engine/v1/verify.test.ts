@@ -12,7 +12,9 @@ import { resolveText, verifyText } from '../../../../lib/core/cache/api.js';
 import { V1_CHECK_NAMES, verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
 import { IndexReader } from '../../../../lib/core/index/index-format.js';
 import { run } from '../../../cli/harness.js';
-import { buildV1, expectedCacheVersion, manifestOf, sha256, versionOf, type ManifestJson } from './fixture.js';
+import { computeCacheVersion } from '../../../../lib/core/engine/v1/manifest.js';
+import type { Json } from '../../../../lib/json.js';
+import { buildV1, manifestOf, sha256, versionOf, type ManifestJson } from './fixture.js';
 
 const SOURCES = { 'a.md': 'alpha text here', 'b.md': 'beta text', 'c.md': 'gamma text, gamma', 'd.md': 'alpha text here' };
 const QUERY = 'text'; // every document holds it, so every document is read
@@ -38,11 +40,15 @@ interface Breakage {
 }
 
 const manifestPath = (c: string): string => join(c, 'manifest.json');
-/** Rewrites the manifest; `recompute` makes cache_version agree again (a consistent edit). */
+/**
+ * Rewrites the manifest; `recompute` makes cache_version agree again (a consistent edit),
+ * through the engine's own serializer, which prints a double above 2^53 (1e39) in full digits
+ * where JSON.stringify uses an exponent (the independent formula is checked in build.test.ts).
+ */
 function editManifest(c: string, edit: (m: ManifestJson) => void, recompute = false): void {
   const m = manifestOf(c);
   edit(m);
-  if (recompute) m.cache_version = expectedCacheVersion(m.build_config, m.documents);
+  if (recompute) m.cache_version = computeCacheVersion(m.build_config as Json, m.documents);
   writeFileSync(manifestPath(c), JSON.stringify(m, null, 2));
 }
 /** Rewrites index.bin, then records its new size and sha256 in the manifest (a forged index). */
@@ -152,6 +158,8 @@ const BREAKAGES: readonly Breakage[] = [
     ['a field weight missing', sub('ranking', (r) => void delete (r['fields'] as Record<string, unknown>)['title'])],
     ['an unknown field', sub('ranking', (r) => void ((r['fields'] as Record<string, unknown>)['code'] = 1))],
     ['a weight as a string', sub('ranking', (r) => void ((r['fields'] as Record<string, unknown>)['body'] = '1'))],
+    ['a field weight of 1e39 (scores past binary32\'s range)', sub('ranking', (r) => void ((r['fields'] as Record<string, unknown>)['path'] = 1e39))],
+    ['k1 of 1e6', sub('ranking', (r) => void (r['k1'] = 1e6))],
     ['an extra key', (cfg) => void (cfg['extra'] = true)],
   ] as [string, (cfg: Record<string, unknown>) => void][]).map(([what, edit]): Breakage => ({
     name: `build_config: ${what}`,
