@@ -18,6 +18,8 @@ export const MANIFEST_FILE = 'manifest.json';
 export const PACK_FILE = 'documents.pack';
 export const INDEX_FILE = 'index.bin';
 export const CACHE_FILES: readonly string[] = [INDEX_FILE, PACK_FILE, MANIFEST_FILE];
+/** Not part of the cache's identity, but allowed in it: the build state (./state.ts). */
+export const OPTIONAL_FILES: readonly string[] = ['build-state.json'];
 
 const VERSION = /^sha256:[0-9a-f]{64}$/;
 const HEX = /^[0-9a-f]{64}$/;
