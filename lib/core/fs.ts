@@ -7,13 +7,28 @@ import { isAscii, isUtf8 } from 'node:buffer';
 
 export type Dirent<Name extends string | Buffer = string> = fs.Dirent<Name>;
 export type Stats = fs.Stats;
+export type BigIntStats = fs.BigIntStats;
 
 export const readFile = (path: string): Buffer => fs.readFileSync(path);
 export const readText = (path: string): string => fs.readFileSync(path, 'utf8');
 export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
+/** Replaces a file atomically: writes a temporary sibling, then renames it over `path`. */
+export function replaceFile(path: string, data: string | Uint8Array): void {
+  const temp = `${path}.tmp`;
+  fs.rmSync(temp, { force: true });
+  try {
+    fs.writeFileSync(temp, data, { flag: 'wx' });
+    fs.renameSync(temp, path);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
+}
 export const lstat = (path: string): fs.Stats => fs.lstatSync(path);
 export const stat = (path: string): fs.Stats => fs.statSync(path);
 export const statOrNull = (path: string): fs.Stats | null => fs.statSync(path, { throwIfNoEntry: false }) ?? null;
+/** Stat with nanosecond times (BigInt), or null when absent; follows symlinks. */
+export const statBigOrNull = (path: string): fs.BigIntStats | null => fs.statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
 export const lstatOrNull = (path: string): fs.Stats | null => fs.lstatSync(path, { throwIfNoEntry: false }) ?? null;
 export const readDir = (path: string): fs.Dirent[] => fs.readdirSync(path, { withFileTypes: true });
 export const readDirNames = (path: string): string[] => fs.readdirSync(path);

@@ -84,6 +84,9 @@ export const build: Command = {
         granularity,
         tokenizer,
         units: summary.unitCount,
+        reused: summary.reused,
+        analyzed: summary.analyzed,
+        unchanged: summary.unchanged,
         skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })),
       }) + '\n',
     );

@@ -4,7 +4,7 @@
 // tokens the analyzer's Unicode regex finds; other text goes through that regex. Term ids
 // are local to one counter (one build thread); the index builder maps them to the cache's.
 
-import { forEachRawToken, termsOfToken } from './analyzer.js';
+import { forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
 /** Index fields, in the fixed order scores are summed in and the index stores them. */
 export const FIELDS = ['body', 'headings', 'title', 'path'] as const;
@@ -30,7 +30,6 @@ JOIN[0x2e] = 1; // .
 JOIN[0x5f] = 1; // _
 JOIN[0x2d] = 1; // -
 
-const EMPTY: readonly number[] = [];
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
 
@@ -49,6 +48,8 @@ export class TermCounter {
   private rawSingle: Int32Array = new Int32Array(1 << 11);
   private pool: Uint16Array = new Uint16Array(1 << 16);
   private poolUsed = 0;
+  /** The token being looked up (ASCII path: up to MAX_TOKEN_LENGTH + 1 chars are kept). */
+  private scratch = new Uint16Array(MAX_TOKEN_LENGTH + 1);
 
   // The unit being counted: FIELD_COUNT frequencies per local term id, and which ids.
   private tf: Uint32Array = new Uint32Array(1 << 12);
@@ -61,7 +62,16 @@ export class TermCounter {
   /** Counts the terms of text[start, end) into `field` of the current unit. */
   count(text: string, field: number, start = 0, end = text.length, ascii = false): void {
     if (ascii) this.countAscii(text, field, start, end);
-    else forEachRawToken(text, (raw) => this.add(this.intern(raw, 0, raw.length), field), start, end);
+    else {
+      forEachRawToken(
+        text,
+        (raw) => {
+          if (raw.length <= MAX_TOKEN_LENGTH) this.add(this.intern(raw, 0, raw.length), field);
+        },
+        start,
+        end,
+      );
+    }
   }
 
   /** Counts already-analyzed terms (a path's or title's, reused for every unit of a file). */
@@ -73,6 +83,7 @@ export class TermCounter {
   termIdsOf(text: string): number[] {
     const ids: number[] = [];
     forEachRawToken(text, (raw) => {
+      if (raw.length > MAX_TOKEN_LENGTH) return;
       for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
     });
     return ids;
@@ -105,22 +116,31 @@ export class TermCounter {
         i++;
         continue;
       }
+      // Hash the token while copying it into the scratch buffer, so the table lookup
+      // compares typed arrays only, whatever the string's representation.
       const s = i;
       let h = FNV_OFFSET;
+      let n = 0;
+      let scratch = this.scratch;
       for (;;) {
         let c: number;
         while (i < end && ALNUM[(c = text.charCodeAt(i))] === 1) {
           h = Math.imul(h ^ c, FNV_PRIME);
+          if (n < scratch.length) scratch[n] = c;
+          n++;
           i++;
         }
         if (i + 1 < end && JOIN[(c = text.charCodeAt(i))] === 1 && ALNUM[text.charCodeAt(i + 1)] === 1) {
           h = Math.imul(h ^ c, FNV_PRIME);
+          if (n < scratch.length) scratch[n] = c;
+          n++;
           i++;
           continue;
         }
         break;
       }
-      const raw = this.lookup(text, s, i, h);
+      if (n > MAX_TOKEN_LENGTH) continue; // gives no term (analyzer.ts)
+      const raw = this.lookup(n, h, text, s);
       const single = this.rawSingle[raw] as number;
       if (single >= 0) this.bump(single, field);
       else this.add(raw, field);
@@ -147,21 +167,41 @@ export class TermCounter {
   }
 
   private intern(text: string, s: number, e: number): number {
+    const n = e - s;
+    if (n > this.scratch.length) this.scratch = new Uint16Array(Math.max(n, this.scratch.length * 2));
     let h = FNV_OFFSET;
-    for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-    return this.lookup(text, s, e, h);
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(s + i);
+      h = Math.imul(h ^ c, FNV_PRIME);
+      this.scratch[i] = c;
+    }
+    return this.lookup(n, h, text, s);
   }
 
-  /** The raw id of text[s, e) (whose FNV-1a hash is h), adding and analyzing it once when new. */
-  private lookup(text: string, s: number, e: number, h: number): number {
-    const len = e - s;
+  /**
+   * The raw id of the token in scratch[0, len) (whose FNV-1a hash is h, and which is
+   * text[s, s + len)), adding it and analyzing it once when new.
+   */
+  private lookup(len: number, h: number, text: string, s: number): number {
     const table = this.table;
     const mask = table.length - 1;
+    const scratch = this.scratch;
+    const pool = this.pool;
     let slot = h & mask;
     for (;;) {
       const id = table[slot] as number;
       if (id < 0) break;
-      if (this.rawHash[id] === h && this.rawLength[id] === len && this.sameChars(id, text, s, len)) return id;
+      if (this.rawHash[id] === h && this.rawLength[id] === len) {
+        const at = this.rawStart[id] as number;
+        let same = true;
+        for (let k = 0; k < len; k++) {
+          if (pool[at + k] !== scratch[k]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return id;
+      }
       slot = (slot + 1) & mask;
     }
     const id = this.rawTerms.length;
@@ -176,24 +216,18 @@ export class TermCounter {
       bigger.set(this.pool.subarray(0, this.poolUsed));
       this.pool = bigger;
     }
-    for (let i = 0; i < len; i++) this.pool[this.poolUsed + i] = text.charCodeAt(s + i);
+    for (let k = 0; k < len; k++) this.pool[this.poolUsed + k] = text.charCodeAt(s + k);
     this.rawStart[id] = this.poolUsed;
     this.rawLength[id] = len;
     this.rawHash[id] = h;
     this.poolUsed += len;
-    const raw = len === text.length ? text : text.slice(s, e);
-    const ids = len > 0 ? termsOfToken(raw).map((t) => this.termId(t)) : EMPTY;
+    const raw = len === text.length ? text : text.slice(s, s + len);
+    const ids = termsOfToken(raw).map((t) => this.termId(t));
     this.rawTerms.push(ids);
     this.rawSingle[id] = ids.length === 1 ? (ids[0] as number) : -1;
     table[slot] = id;
     if (this.rawTerms.length * 2 > table.length) this.rehash();
     return id;
-  }
-
-  private sameChars(id: number, text: string, s: number, len: number): boolean {
-    const at = this.rawStart[id] as number;
-    for (let i = 0; i < len; i++) if (this.pool[at + i] !== text.charCodeAt(s + i)) return false;
-    return true;
   }
 
   private rehash(): void {

@@ -4,7 +4,7 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { format2Manifest, openEngine, openEngineParallel } from '../engine/engine.js';
+import { format2Manifest, openEngine, openEngineParallel, type BudgetScope } from '../engine/engine.js';
 import { verifyV1, type V1VerifyReport } from '../engine/v1/verify.js';
 import { requireCacheDir } from './check.js';
 import { queryTerms } from '../selection/text.js';
@@ -51,20 +51,28 @@ export function validateQuery(query: unknown): string {
 }
 
 /** `context resolve` stdout: the SelectionResult JSON + "\n". */
+/** `budget_scope`: "content" (the default, v0's rule) or "answer" (v1 caches), else invalid_budget. */
+export function validateBudgetScope(scope: unknown): BudgetScope {
+  if (scope === undefined || scope === 'content') return 'content';
+  if (scope === 'answer') return 'answer';
+  throw new ContextError('invalid_budget', 'budget scope must be content or answer');
+}
+
 export function resolveText(
   cacheDir: string,
   query: unknown,
   budget: unknown,
   format: OutputFormat = 'json',
   memo?: CacheMemo,
+  scope: BudgetScope = 'content',
 ): string {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const terms = queryTerms(q);
-  if (memo !== undefined) return render(memo.get(cacheDir, terms).resolve(q, b), format) + '\n';
+  if (memo !== undefined) return render(memo.get(cacheDir, terms).resolve(q, b, scope), format) + '\n';
   const engine = openEngine(cacheDir, terms);
   try {
-    return render(engine.resolve(q, b), format) + '\n';
+    return render(engine.resolve(q, b, scope), format) + '\n';
   } finally {
     engine.close();
   }
@@ -80,12 +88,13 @@ export async function resolveTextParallel(
   budget: unknown,
   format: OutputFormat,
   threads: number,
+  scope: BudgetScope = 'content',
 ): Promise<string> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const engine = await openEngineParallel(cacheDir, queryTerms(q), threads);
   try {
-    return render(engine.resolve(q, b), format) + '\n';
+    return render(engine.resolve(q, b, scope), format) + '\n';
   } finally {
     engine.close();
   }

@@ -11,13 +11,16 @@ import { parseJson } from '../../json.js';
 import { selectDocuments } from '../selection/select.js';
 import { loadV1 } from './v1/load.js';
 import { isFormat2, MANIFEST_FILE } from './v1/manifest.js';
-import { resolveV1 } from './v1/resolve.js';
+import { resolveV1, type BudgetScope } from './v1/resolve.js';
+import { ContextError } from '../../errors.js';
+
+export type { BudgetScope } from './v1/resolve.js';
 
 export interface Engine {
   readonly name: 'v0' | 'v1';
   readonly cacheVersion: string;
   /** The SelectionResult value (inputs already validated). */
-  resolve(query: string, budget: number): Json;
+  resolve(query: string, budget: number, scope?: BudgetScope): Json;
   /** Releases what the engine holds open. */
   close(): void;
 }
@@ -26,7 +29,10 @@ function v0Engine(cache: LoadedCache): Engine {
   return {
     name: 'v0',
     cacheVersion: cache.cacheVersion,
-    resolve: (query, budget) => selectDocuments(cache.documents, query, budget, cache.countWords),
+    resolve: (query, budget, scope = 'content') => {
+      if (scope !== 'content') throw new ContextError('invalid_budget', 'the answer budget scope needs a v1 cache (build --engine v1)');
+      return selectDocuments(cache.documents, query, budget, cache.countWords);
+    },
     close: () => undefined,
   };
 }
@@ -52,7 +58,12 @@ export function openEngine(dir: string, terms: readonly string[] = []): Engine {
   const v1 = format2Manifest(dir);
   if (v1 !== null) {
     const cache = loadV1(dir, v1);
-    return { name: 'v1', cacheVersion: cache.manifest.cacheVersion, resolve: (q, b) => resolveV1(cache, q, b), close: () => cache.close() };
+    return {
+      name: 'v1',
+      cacheVersion: cache.manifest.cacheVersion,
+      resolve: (q, b, scope = 'content') => resolveV1(cache, q, b, scope),
+      close: () => cache.close(),
+    };
   }
   return v0Engine(loadCache(dir, { terms }));
 }

@@ -4,6 +4,10 @@
 // token text such as "<|endoftext|>" counts as ordinary text, as tiktoken's encode_ordinary
 // does: documents are data, never control tokens. Counts happen at build; resolve adds them.
 
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
 export const TOKENIZERS = ['bytes4', 'o200k_base', 'cl100k_base'] as const;
 export type TokenizerName = (typeof TOKENIZERS)[number];
 
@@ -21,10 +25,24 @@ interface Encoding {
 
 const ORDINARY = { disallowedSpecial: new Set<string>() };
 
-/** The counter for `name`; the BPE tables load on first use (a few hundred ms). */
-export async function loadTokenCounter(name: TokenizerName): Promise<TokenCounter> {
+const counters = new Map<TokenizerName, TokenCounter>();
+
+/**
+ * The counter for `name`. The BPE tables load on first use (a few hundred ms) and stay
+ * loaded; synchronous (the package's CommonJS build), so resolve can count in place.
+ */
+export function tokenCounter(name: TokenizerName): TokenCounter {
   if (name === 'bytes4') return countBytes4;
-  const encoding: Encoding =
-    name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-  return (text) => (text === '' ? 0 : encoding.countTokens(text, ORDINARY));
+  let counter = counters.get(name);
+  if (counter === undefined) {
+    const encoding = require(`gpt-tokenizer/cjs/encoding/${name}`) as Encoding;
+    counter = (text) => (text === '' ? 0 : encoding.countTokens(text, ORDINARY));
+    counters.set(name, counter);
+  }
+  return counter;
+}
+
+/** As `tokenCounter` (kept async for callers that load it while other work runs). */
+export async function loadTokenCounter(name: TokenizerName): Promise<TokenCounter> {
+  return tokenCounter(name);
 }

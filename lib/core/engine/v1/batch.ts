@@ -17,6 +17,9 @@ export interface BatchItem {
   readonly file: string;
   readonly offset: number;
   readonly length: number;
+  /** An incremental build's version of this path in the old cache: if the bytes still hash
+   *  to it, the document's analysis is taken from the old index instead of redone. */
+  readonly previousVersion?: string;
 }
 
 export interface BatchTask {
@@ -34,6 +37,8 @@ export interface BatchDocument {
   readonly bytes: number;
   /** Why the file is not a document (then it has no units), or null. */
   readonly skip: string | null;
+  /** Its bytes hash to its previous version: no units here, the old index has them. */
+  readonly unchanged: boolean;
 }
 
 export interface BatchUnit {
@@ -112,12 +117,14 @@ export async function runBatch(task: BatchTask): Promise<BatchResult> {
       const bytes = reader.read(item);
       const version = versionOf(bytes);
       if (!fs.isUtf8(bytes)) {
-        documents.push({ path: item.path, version, bytes: bytes.length, skip: 'content is not UTF-8' });
+        documents.push({ path: item.path, version, bytes: bytes.length, skip: 'content is not UTF-8', unchanged: false });
         continue;
       }
       const doc = documents.length;
-      documents.push({ path: item.path, version, bytes: bytes.length, skip: null });
+      const unchanged = version === item.previousVersion;
+      documents.push({ path: item.path, version, bytes: bytes.length, skip: null, unchanged });
       if (task.keepContents) contents.push(bytes);
+      if (unchanged) continue;
       const ascii = fs.isAscii(bytes);
       const text = bytes.toString(ascii ? 'latin1' : 'utf8');
       for (const u of analyzeDocument(item.path, text, ascii, task.granularity, countTokens, counter)) {

@@ -10,13 +10,14 @@
 // its frequency in each field and its share of the score), selection.documents_matched,
 // selection.engine, selection.granularity, selection.tokenizer.
 
-import { compareBytes, F32, type Json } from '../../../json.js';
+import { compact, compareBytes, F32, type Json } from '../../../json.js';
 import { ContextError } from '../../../errors.js';
 import { queryTermsV1 } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits } from '../../ranking/bm25.js';
 import { queryTerms } from '../../selection/text.js';
+import { tokenCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
 import type { PackedDocument } from './manifest.js';
 
@@ -25,9 +26,12 @@ export function unitId(path: string, slug: string): string {
   return slug === '' ? path : `${path}#${slug}`;
 }
 
-export function resolveV1(cache: V1Cache, query: string, budget: number): Json {
+/** What the budget bounds: the selected contents (v0's rule), or the whole printed answer. */
+export type BudgetScope = 'content' | 'answer';
+
+export function resolveV1(cache: V1Cache, query: string, budget: number, scope: BudgetScope = 'content'): Json {
   try {
-    return select(cache, query, budget);
+    return select(cache, query, budget, scope);
   } catch (err) {
     // index.bin matched its recorded sha256, yet what is decoded only on use (postings,
     // slugs and trails) can still be malformed if the record was forged with it: a damaged
@@ -37,7 +41,7 @@ export function resolveV1(cache: V1Cache, query: string, budget: number): Json {
   }
 }
 
-function select(cache: V1Cache, query: string, budget: number): Json {
+function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope): Json {
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
   const terms = queryTermsV1(query);
@@ -62,12 +66,7 @@ function select(cache: V1Cache, query: string, budget: number): Json {
   const v0Terms = queryTerms(query);
   const sections = manifest.config.options.granularity === 'section';
   const texts = new Map<number, string>();
-  const selected: Json[] = [];
-  let used = 0;
-  for (const u of order) {
-    const tokens = index.unitTokens(u);
-    if (used + tokens > budget) continue; // skipped, never truncated
-    used += tokens;
+  const entryOf = (u: number): Json => {
     const doc = index.unitDoc(u);
     let text = texts.get(doc);
     if (text === undefined) {
@@ -84,7 +83,7 @@ function select(cache: V1Cache, query: string, budget: number): Json {
       version: d.version,
       content: start === 0 && end === text.length ? text : text.slice(start, end),
       score: new F32(ranked.scores[u] as number),
-      tokens,
+      tokens: index.unitTokens(u),
       why: {
         query_terms: v0Terms,
         term_matches: matches.reduce((n, m) => n + (m.tfs[0] as number), 0),
@@ -99,21 +98,82 @@ function select(cache: V1Cache, query: string, budget: number): Json {
       path: d.path,
     };
     if (sections) entry['trail'] = index.unitStrings(u).trail;
-    selected.push(entry);
-  }
-  return {
-    documents: selected,
+    return entry;
+  };
+  const result = (entries: readonly Json[], used: number, extra: Record<string, Json>): Json => ({
+    documents: entries,
     selection: {
       query,
       budget,
       tokens_used: used,
       documents_considered: index.unitCount,
-      documents_selected: selected.length,
-      documents_excluded_by_budget: order.length - selected.length,
+      documents_selected: entries.length,
+      documents_excluded_by_budget: order.length - entries.length,
       documents_matched: order.length,
       engine: 'v1',
       granularity: manifest.config.options.granularity,
       tokenizer: manifest.config.options.tokenizer,
+      ...extra,
     },
-  };
+  });
+
+  if (scope === 'content') {
+    const entries: Json[] = [];
+    let used = 0;
+    for (const u of order) {
+      const tokens = index.unitTokens(u);
+      if (used + tokens > budget) continue; // skipped, never truncated
+      used += tokens;
+      entries.push(entryOf(u));
+    }
+    return result(entries, used, {});
+  }
+  return selectForAnswer(order, budget, tokenCounter(manifest.config.options.tokenizer), (u) => index.unitTokens(u), entryOf, result);
+}
+
+/**
+ * Answer scope: the whole printed answer (compact JSON and its newline, as the MCP text
+ * and the CLI's default print it) counts, in the cache's tokenizer. Entries are taken
+ * greedily in rank order, each costing the tokens of its own JSON text plus a separator;
+ * the final text is then counted exactly (with `answer_tokens` filled in, which is part of
+ * it) and the last entry dropped while it exceeds the budget, so the bound is exact.
+ */
+function selectForAnswer(
+  order: readonly number[],
+  budget: number,
+  count: TokenCounter,
+  contentTokens: (u: number) => number,
+  entryOf: (u: number) => Json,
+  result: (entries: readonly Json[], used: number, extra: Record<string, Json>) => Json,
+): Json {
+  const render = (entries: readonly Json[], used: number, answerTokens: number): string =>
+    compact(result(entries, used, { budget_scope: 'answer', answer_tokens: answerTokens })) + '\n';
+  const taken: { entry: Json; tokens: number }[] = [];
+  let used = 0;
+  let spent = count(render([], 0, budget));
+  for (const u of order) {
+    const tokens = contentTokens(u);
+    // Its content alone does not fit: its entry, which holds it, cannot either (a cheap
+    // pre-check that saves reading and counting most candidates).
+    if (spent + tokens > budget) continue;
+    const entry = entryOf(u);
+    const cost = count(compact(entry)) + 1;
+    if (spent + cost > budget) continue;
+    taken.push({ entry, tokens });
+    spent += cost;
+    used += tokens;
+  }
+  for (;;) {
+    const entries = taken.map((t) => t.entry);
+    // answer_tokens is part of the answer: settle it by counting until it repeats.
+    let claimed = budget;
+    let actual = count(render(entries, used, claimed));
+    for (let k = 0; k < 8 && actual !== claimed; k++) {
+      claimed = actual;
+      actual = count(render(entries, used, claimed));
+    }
+    if ((actual === claimed && actual <= budget) || taken.length === 0) return result(entries, used, { budget_scope: 'answer', answer_tokens: actual });
+    const dropped = taken.pop() as { tokens: number };
+    used -= dropped.tokens;
+  }
 }

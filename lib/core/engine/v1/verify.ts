@@ -8,7 +8,8 @@
 //   index            index.bin has the recorded size and sha256, and decodes (all of it)
 //   index_rebuild    index.bin equals the index rebuilt from the documents (analysis,
 //                    sections, token counts, postings): the index is what the documents say
-//   no_orphans       the cache directory holds nothing but its three files
+//   no_orphans       the cache directory holds nothing but its three files (and the
+//                    build state, a hint for incremental builds: ./state.ts)
 
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
@@ -20,7 +21,7 @@ import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { analyzeCorpus } from './analyze-corpus.js';
 import { assemble } from './assemble.js';
-import { CACHE_FILES, computeCacheVersion, INDEX_FILE, MANIFEST_FILE, PACK_FILE, readManifest } from './manifest.js';
+import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, INDEX_FILE, MANIFEST_FILE, PACK_FILE, readManifest } from './manifest.js';
 
 export const V1_CHECK_NAMES = [
   'manifest',
@@ -65,7 +66,9 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
   } catch (err) {
     throw fromOsError(err, 'io_error');
   }
-  for (const name of names) if (!CACHE_FILES.includes(name)) fail('no_orphans', `${name} is not part of the cache`);
+  for (const name of names) {
+    if (!CACHE_FILES.includes(name) && !OPTIONAL_FILES.includes(name)) fail('no_orphans', `${name} is not part of the cache`);
+  }
 
   const manifestBytes = readOrNull(join(dir, MANIFEST_FILE));
   const manifest = manifestBytes === null ? ['manifest.json is missing'] : readManifest(manifestBytes.toString('utf8'));
