@@ -19,7 +19,7 @@ t.test('docs/engine.md "Sources": `build --engine v1` prints one JSON line, in t
   const cv = expectedCacheVersion(m.build_config, [{ path: 'Guide.md', version: versionOf('# Guide\n\nalpha\n') }, { path: 'b.mdx', version: versionOf('beta') }]);
   t.same(r, {
     code: 0,
-    out: `{"cache_version":"${cv}","document_count":2,"engine":"v1","granularity":"file","tokenizer":"bytes4","units":2,"skipped":[{"path":"bad.md","reason":"content is not UTF-8"}]}\n`,
+    out: `{"cache_version":"${cv}","document_count":2,"engine":"v1","granularity":"file","tokenizer":"bytes4","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":[{"path":"bad.md","reason":"content is not UTF-8"}]}\n`,
     err: '',
   });
   t.equal(m.created_at, '1970-01-01T00:00:00Z', 'created_at from SOURCE_DATE_EPOCH');
@@ -94,7 +94,8 @@ t.test('issue 9 "determinism": two CLI builds with the same SOURCE_DATE_EPOCH ar
     const two = await run(['build', '--engine', 'v1', '--granularity', g, '--sources', 'docs', '--cache', `${g}2`], { cwd: dir, env });
     t.equal(one.out, two.out, `${g}: same stdout`);
     const a = snapshot(join(dir, `${g}1`));
-    t.same(Object.keys(a), ['documents.pack', 'index.bin', 'manifest.json']);
+    // The three cache files, and the build state (stamps of the same, untouched sources).
+    t.same(Object.keys(a), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json']);
     t.same(a, snapshot(join(dir, `${g}2`)), `${g}: every file byte-identical`);
     t.match(a['manifest.json'] ?? '', /"created_at": "2023-11-14T22:13:20Z"/);
   }
@@ -121,7 +122,7 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   const dir = t.testdir({ docs: { 'install.md': '# Install\n\nRun the installer.\n', 'other.md': 'Nothing relevant.' } });
   const built = spawnContext(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'docs', '--cache', 'c'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   t.equal(built.code, 0, built.err);
-  t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"bytes4","units":2,"skipped":\[\]\}\n$/);
+  t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"bytes4","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":\[\]\}\n$/);
   const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100'], { cwd: dir });
   t.equal(resolved.code, 0, resolved.err);
   t.match(resolved.out, /^\{"documents":\[\{"id":"install\.md#install",/, 'the section, stemmed query term');

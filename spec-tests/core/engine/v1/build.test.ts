@@ -32,7 +32,9 @@ t.test('engine.md "Cache format 2": three files, the manifest\'s fields in order
   const dir = t.testdir({ src: { 'Guide.md': 'Install the guide', 'b.md': 'beta text', sub: { 'c.mdx': 'gamma' } } });
   const cache = join(dir, 'cache');
   const summary = await buildV1(join(dir, 'src'), cache);
-  t.same(namesIn(cache), ['documents.pack', 'index.bin', 'manifest.json'], 'no per-document files');
+  // The three cache files, and the build state (stat stamps for incremental rebuilds: a hint,
+  // not part of the cache's identity, see docs/engine.md) — no per-document files.
+  t.same(namesIn(cache), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json'], 'no per-document files');
   const text = readFileSync(join(cache, 'manifest.json'), 'utf8');
   const m = manifestOf(cache);
   t.equal(text, JSON.stringify(m, null, 2), 'pretty JSON, two-space indent, no trailing newline');
@@ -50,7 +52,7 @@ t.test('engine.md "Cache format 2": three files, the manifest\'s fields in order
   t.same(m.documents.map((d) => [d.path, d.version]), docs.map((d) => [d.path, versionOf(d.content)]), 'paths as on disk (case kept), sorted by bytes');
   const cv = expectedCacheVersion(FILE_CONFIG, docs.map((d) => ({ path: d.path, version: versionOf(d.content) })));
   t.equal(m.cache_version, cv, 'sha256 of compact {"build_config", "documents": [[path, version]]}');
-  t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [] });
+  t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [], reused: 0, analyzed: 3, unchanged: false });
   const pack = readFileSync(join(cache, 'documents.pack'));
   const index = readFileSync(join(cache, 'index.bin'));
   t.same(Object.keys(m.files), ['index.bin', 'documents.pack']);
@@ -207,7 +209,7 @@ t.test('engine.md: every parameter that shapes an answer is in build_config, so 
 t.test('engine.md: an empty source tree, and empty documents, build valid caches', async (t) => {
   const dir = t.testdir({ none: { 'notes.txt': 'x' }, empties: { 'a.md': '', 'b.md': '' } });
   const none = await buildV1(join(dir, 'none'), join(dir, 'c0'));
-  t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [] });
+  t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false });
   t.equal(manifestOf(join(dir, 'c0')).files['documents.pack']?.bytes, 0);
   t.equal((await verifyV1(join(dir, 'c0'))).valid, true);
   t.equal(resolveText(join(dir, 'c0'), 'anything', 100), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4"}}\n');
@@ -231,7 +233,7 @@ t.test('--force replaces a cache (v0 or v1) only with a complete new one', async
   const cache = join(dir, 'cache');
   buildCache({ sources: join(dir, 'src'), cache, force: false, createdAt: CREATED_AT });
   await buildV1(join(dir, 'src2'), cache, {}, true);
-  t.same(namesIn(cache), ['documents.pack', 'index.bin', 'manifest.json'], 'a v0 cache replaced wholesale by a v1 one');
+  t.same(namesIn(cache), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json'], 'a v0 cache replaced wholesale by a v1 one');
   t.same(manifestOf(cache).documents.map((d) => d.path), ['b.md']);
   t.same(namesIn(dir), ['cache', 'src', 'src2'], 'no temp or old dir left');
 });
@@ -258,8 +260,9 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
     sources, cache, force, createdAt: CREATED_AT, threads: 1,
     options: { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] },
   });
-  // A fresh build failing at each of its three file writes: no cache, no temp dir.
-  for (const nth of [1, 2, 3]) {
+  // A fresh build failing at each of its four file writes (three cache files and the build
+  // state): no cache, no temp dir.
+  for (const nth of [1, 2, 3, 4]) {
     const dir = t.testdir({ src: { 'a.md': 'one', 'b.md': 'two' }, out: {} });
     const m = await failing('writeFile', nth);
     await t.rejects(m.buildCacheV1(opts(join(dir, 'src'), join(dir, 'out', 'cache'), false)), { code: 'io_error' }, `write ${nth} fails`);
@@ -270,7 +273,7 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache);
   const before = snapshot(cache);
-  for (const nth of [1, 2, 3]) {
+  for (const nth of [1, 2, 3, 4]) {
     const m = await failing('writeFile', nth);
     await t.rejects(m.buildCacheV1(opts(join(dir, 'src2'), cache, true)), { code: 'io_error' });
     t.same(snapshot(cache), before, `--force, write ${nth} failing: old cache intact`);
