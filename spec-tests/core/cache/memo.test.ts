@@ -6,7 +6,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CacheMemo } from '../../../lib/core/cache/memo.js';
-import { loadCache } from '../../../lib/core/cache/load.js';
+import { openEngine, type Engine } from '../../../lib/core/engine/engine.js';
+import { compact } from '../../../lib/json.js';
 import { build, buildBase, fileOf, readCacheFile, VA } from './fixture.js';
 
 const rewriteSameSize = (cache: string): void => {
@@ -17,34 +18,36 @@ const rewriteSameSize = (cache: string): void => {
   writeFileSync(path, changed);
 };
 
+/** The ids a v0 engine selects for an empty query and an ample budget: every document. */
+const idsOf = (engine: Engine): string[] =>
+  (engine.resolve('', 1_000_000) as { documents: { id: string }[] }).documents.map((d) => d.id);
+
 t.test('a repeated get returns the memoized cache', async (t) => {
   const memo = new CacheMemo();
   t.teardown(() => memo.close());
   const cache = buildBase(t.testdir({}));
   const first = memo.get(cache);
   t.equal(memo.get(cache), first, 'same object: no reload when nothing changed');
-  t.same(first.documents.map((d) => d.id), ['a.md', 'b.md']);
+  t.same(idsOf(first), ['a.md', 'b.md']);
 });
 
-t.test('issue 9 item 7: the memo loads a word index once; new queries get the scan\'s counts by lookup', async (t) => {
+t.test('issue 9 item 7: the memo loads a v0 cache with its word index once; new queries give the scan\'s bytes', async (t) => {
   const memo = new CacheMemo();
   t.teardown(() => memo.close());
   const dir = t.testdir({ src: { 'a.md': 'Alpha ΟΔΟΣ text', 'b.md': 'beta text TEXT', 'e.md': ' ' } });
   const cache = join(dir, 'cache');
   build(join(dir, 'src'), cache);
-  const loaded = memo.get(cache);
-  t.ok(loaded.index !== undefined, 'the loaded cache carries its index');
+  const engine = memo.get(cache);
+  t.ok(engine.wordIndex !== undefined, 'the memoized v0 engine carries its index');
   // Words by hand: alpha, οδος, text, beta = 4 distinct; postings a:3, b:2 (text twice, one posting).
-  t.equal(loaded.index?.wordCount, 4);
-  t.equal(loaded.index?.postingCount, 5);
-  const scan = loadCache(cache); // no index: the scan path
-  for (const terms of [['text'], ['οδος', 'alpha', 'alpha'], ['zzz'], []]) {
-    const viaIndex = loaded.countWords(terms);
-    const viaScan = scan.countWords(terms);
-    t.same(Array.from(viaIndex.totalWords), Array.from(viaScan.totalWords), `total_words (${terms.join(' ')})`);
-    t.same([...viaIndex.termCounts].map(([k, v]) => [k, Array.from(v)]), [...viaScan.termCounts].map(([k, v]) => [k, Array.from(v)]), `counts (${terms.join(' ')})`);
+  t.equal(engine.wordIndex?.wordCount, 4);
+  t.equal(engine.wordIndex?.postingCount, 5);
+  const scan = openEngine(cache); // no index: the scan path, as the one-shot CLI loads
+  t.equal(scan.wordIndex, undefined);
+  for (const query of ['text', 'ΟΔΟΣ alpha ALPHA', 'zzz', '', 'beta text']) {
+    t.equal(compact(engine.resolve(query, 100)), compact(scan.resolve(query, 100)), `query ${JSON.stringify(query)}: same bytes`);
   }
-  t.equal(memo.get(cache).index, loaded.index, 'a repeated get reuses the index (built once per load)');
+  t.equal(memo.get(cache).wordIndex, engine.wordIndex, 'a repeated get reuses the index (built once per load)');
 });
 
 t.test('a document rewritten in place (same size) is noticed by the next call: cache_invalid', async (t) => {
@@ -93,7 +96,7 @@ t.test('a cache rebuilt with --force is reloaded with its new documents', async 
   const cache = buildBase(dir);
   memo.get(cache);
   build(join(dir, 'src'), cache, true);
-  t.same(memo.get(cache).documents.map((d) => d.id), ['new.md']);
+  t.same(idsOf(memo.get(cache)), ['new.md']);
 });
 
 t.test('more caches than the capacity: every get still answers correctly', async (t) => {
@@ -102,7 +105,7 @@ t.test('more caches than the capacity: every get still answers correctly', async
   const dir = t.testdir({});
   const caches = ['k1', 'k2', 'k3', 'k4'].map((n) => buildBase(dir, n));
   for (let round = 0; round < 2; round++) {
-    for (const c of caches) t.same(memo.get(c).documents.map((d) => d.id), ['a.md', 'b.md']);
+    for (const c of caches) t.same(idsOf(memo.get(c)), ['a.md', 'b.md']);
   }
   rewriteSameSize(caches[0] as string);
   t.throws(() => memo.get(caches[0] as string), { code: 'cache_invalid' }, 'an evicted cache is re-verified');
