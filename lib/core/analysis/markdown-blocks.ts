@@ -114,6 +114,14 @@ class BlockScanner {
   private indented = false;
   private blank = false;
   private partiallyConsumedTab = false;
+  /** The last findNextNonspace scan: its line, where it started, whether it met a tab. */
+  private scanLine = -1;
+  private scanFrom = 0;
+  private scanNoTab = false;
+  /** The last thematic-break scan: its line, character, and first other character. */
+  private breakLine = -1;
+  private breakChar = 0;
+  private breakStop = 0;
   /** Where content begins: lines before it (a byte order mark) are skipped. */
   private contentFrom = 0;
   // Open blocks: stack[0] is the document, the last entry the tip.
@@ -175,6 +183,24 @@ class BlockScanner {
   }
 
   private findNextNonspace(): void {
+    // Each open container rescans the same indentation: when the previous scan of this
+    // line covered the current offset without meeting a tab, its result still holds (deeply
+    // nested containers would otherwise cost the square of the indentation).
+    if (
+      this.scanLine === this.lineStart &&
+      this.scanNoTab &&
+      this.offset >= this.scanFrom &&
+      this.offset <= this.nextNonspace &&
+      !this.partiallyConsumedTab
+    ) {
+      this.nextNonspaceColumn = this.column + (this.nextNonspace - this.offset);
+      this.indent = this.nextNonspaceColumn - this.column;
+      this.indented = this.indent >= CODE_INDENT;
+      return;
+    }
+    this.scanLine = this.lineStart;
+    this.scanFrom = this.offset;
+    this.scanNoTab = true;
     let i = this.offset;
     let cols = this.column;
     const end = this.lineEnd;
@@ -187,6 +213,7 @@ class BlockScanner {
       } else if (c === 0x09) {
         i++;
         cols += 4 - (cols % 4);
+        this.scanNoTab = false;
       } else {
         break;
       }
@@ -493,12 +520,22 @@ class BlockScanner {
   }
 
   private isThematicBreak(c: number): boolean {
-    let count = 0;
-    for (let i = this.nextNonspace; i < this.lineEnd; i++) {
-      const d = this.text.charCodeAt(i);
-      if (d === c) count++;
-      else if (!isSpaceOrTab(d)) return false;
+    // A line of nested list markers ("- - - - x") asks this once per marker: the first
+    // character that is neither `c` nor a space, found once per line, answers them all.
+    if (this.breakLine !== this.lineStart || this.breakChar !== c || this.nextNonspace > this.breakStop) {
+      let i = this.nextNonspace;
+      while (i < this.lineEnd) {
+        const d = this.text.charCodeAt(i);
+        if (d !== c && !isSpaceOrTab(d)) break;
+        i++;
+      }
+      this.breakLine = this.lineStart;
+      this.breakChar = c;
+      this.breakStop = i;
     }
+    if (this.breakStop < this.lineEnd) return false;
+    let count = 0;
+    for (let i = this.nextNonspace; i < this.lineEnd && count < 3; i++) if (this.text.charCodeAt(i) === c) count++;
     return count >= 3;
   }
 

@@ -152,12 +152,22 @@ export function scanClosingTag(s: string, pos: number, end: number): number {
   return i < end && s.charCodeAt(i) === 0x3e ? i + 1 : -1;
 }
 
+/** The index of `mark` at or after `from`, or -1; a miss is remembered in `absent`. */
+function findMark(s: string, mark: string, from: number, absent: Set<string>): number {
+  if (absent.has(mark)) return -1;
+  const at = s.indexOf(mark, from);
+  if (at < 0) absent.add(mark);
+  return at;
+}
+
 /**
  * Inline HTML at `pos` ('<'): open or closing tag, comment (`<!-->`, `<!--->` or
  * `<!-- … -->`), processing instruction, declaration or CDATA section. Returns the index
- * past it or -1.
+ * past it or -1. `absent` carries the closing marks already known missing after an
+ * earlier position of the same text (callers scan left to right), so that many unclosed
+ * openers cost one search each instead of one per opener.
  */
-export function scanInlineHtml(s: string, pos: number): number {
+export function scanInlineHtml(s: string, pos: number, absent: Set<string>): number {
   const end = s.length;
   const c = s.charCodeAt(pos + 1);
   if (c === 0x2f) return scanClosingTag(s, pos, end);
@@ -165,21 +175,21 @@ export function scanInlineHtml(s: string, pos: number): number {
     if (s.startsWith('--', pos + 2)) {
       if (s.startsWith('>', pos + 4)) return pos + 5;
       if (s.startsWith('->', pos + 4)) return pos + 6;
-      const close = s.indexOf('-->', pos + 4);
+      const close = findMark(s, '-->', pos + 4, absent);
       return close < 0 ? -1 : close + 3;
     }
     if (s.startsWith('[CDATA[', pos + 2)) {
-      const close = s.indexOf(']]>', pos + 9);
+      const close = findMark(s, ']]>', pos + 9, absent);
       return close < 0 ? -1 : close + 3;
     }
     if (isAsciiAlpha(s.charCodeAt(pos + 2))) {
-      const close = s.indexOf('>', pos + 2);
+      const close = findMark(s, '>', pos + 2, absent);
       return close < 0 ? -1 : close + 1;
     }
     return -1;
   }
   if (c === 0x3f) {
-    const close = s.indexOf('?>', pos + 2);
+    const close = findMark(s, '?>', pos + 2, absent);
     return close < 0 ? -1 : close + 2;
   }
   return scanOpenTag(s, pos, end);

@@ -84,6 +84,8 @@ class InlineRenderer {
   private brackets: Bracket | null = null;
   /** Backtick run lengths with no closing run left in the text. */
   private readonly unclosedTicks = new Set<number>();
+  /** Closing marks of inline HTML (`-->`, `?>`, …) with no occurrence left in the text. */
+  private readonly absentMarks = new Set<string>();
 
   constructor(s: string, definitions: ReadonlySet<string>) {
     this.s = s;
@@ -368,7 +370,7 @@ class InlineRenderer {
       this.push(s.slice(pos + 1, autolinkEnd - 1), false);
       return autolinkEnd;
     }
-    const htmlEnd = scanInlineHtml(s, pos);
+    const htmlEnd = scanInlineHtml(s, pos, this.absentMarks);
     if (htmlEnd >= 0) {
       // Raw HTML shows no text of its own, but it is not text either: spaces before it
       // stay even when a line ending follows it.

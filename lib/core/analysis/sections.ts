@@ -1,8 +1,12 @@
-// Sections: a Markdown document cut at its top-level headings of level <= splitLevel, each
-// section addressable by its heading's slug and carrying its heading trail; sections
-// smaller than minBytes (UTF-8) are merged with a neighbour. The sections always tile the
-// text: concatenating their slices gives the document back. Rules in docs/engine.md
-// "Markdown structure and sections".
+// Sections: a Markdown document cut into addressable parts, the rules of docs/engine.md
+// "Markdown structure and sections":
+// - cut before each top-level heading of level <= splitLevel; text before the first one is
+//   a leading part (slug '', trail []);
+// - trail = the texts of the section's heading and its enclosing headings of any level;
+// - a section under minBytes (UTF-8) joins the one before it (keeping that one's slug and
+//   trail); then a first section still under minBytes, or a whitespace-only leading part,
+//   takes in the one after it and keeps its own slug and trail;
+// - the sections tile the text: concatenating their slices gives the document back.
 
 import { ContextError } from '../../errors.js';
 import type { Heading, MarkdownStructure } from './markdown.js';
