@@ -106,6 +106,15 @@ t.test('heading text as GitHub renders it: markup removed, text kept', async (t)
   t.same(texts('# a\u0000b\n'), ['a\ufffdb'], 'NUL renders as U+FFFD');
 });
 
+t.test('inline corners where parsers differ: we follow the CommonMark reference (cmark, GitHub)', async (t) => {
+  t.same(texts('# ***a*b*c\n'), ['*abc'], 'CM §6.2 rule 9: the rule of 3 sums the original run lengths (micromark uses what is left)');
+  t.same(texts('# [foo][not a label\n\n[foo]: /u\n'), ['foo[not a label'], 'CM §6.7: [foo] before a non-label is a shortcut reference');
+  t.same(texts('a  <span>\nb\n===\n'), ['a  \nb'], 'CM §6.13: only the text run right before a line ending loses its spaces');
+  t.same(texts('a  \\\nb\n===\n'), ['a  \nb'], 'CM §6.12: a backslash hard break keeps the spaces before it');
+  t.same(texts('a\t  \nb\n===\n'), ['a\nb'], 'spaces and tabs before a line ending go (cmark; commonmark.js keeps the tab)');
+  t.same(texts('</script>\n# not\n\n# yes\n'), ['yes'], 'CM §4.6: </script> alone on a line opens a kind-7 block, as every implementation reads it');
+});
+
 t.test('slugs: GitHub anchors via github-slugger, one slugger per document', async (t) => {
   t.same(slugs('# Hello, World!\n## Sample Section\n## This\'ll be a _Helpful_ Section\n'), ['hello-world', 'sample-section', 'thisll-be-a-helpful-section']);
   t.same(slugs('# Foo\n# Foo\n# Foo\n# foo-1\n'), ['foo', 'foo-1', 'foo-2', 'foo-1-1'], 'duplicates numbered in document order');
