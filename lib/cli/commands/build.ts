@@ -49,16 +49,21 @@ export const build: Command = {
     const tokenizer: TokenizerName = tokenizerValue ?? 'bytes4';
     const include = args.lists['include'] ?? [];
     const exclude = args.lists['exclude'] ?? [];
+    for (const [flag, globs] of [['include', include], ['exclude', exclude]] as const) {
+      if (globs.includes('')) throw new UsageError(`--${flag} needs a non-empty glob`);
+    }
     const force = args.flags['force'] === true;
     const createdAt = timestamp(io.env);
     if (engine === 'v0') {
       const v1Only = [
         args.values['granularity'] !== undefined ? '--granularity' : null,
-        tokenizer !== 'bytes4' ? '--tokenizer' : null,
+        tokenizerValue !== undefined ? '--tokenizer' : null,
         include.length > 0 ? '--include' : null,
         exclude.length > 0 ? '--exclude' : null,
       ].filter((f) => f !== null);
-      if (v1Only.length > 0) throw new UsageError(`${v1Only.join(', ')} need --engine v1 (v0's cache format has no options)`);
+      if (v1Only.length > 0) {
+        throw new UsageError(`${v1Only.join(', ')} ${v1Only.length === 1 ? 'needs' : 'need'} --engine v1 (v0's cache format has no options)`);
+      }
       const summary = buildCache({ sources, cache, force, createdAt });
       io.stdout(compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n');
       return 0;
