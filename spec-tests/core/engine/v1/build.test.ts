@@ -21,7 +21,7 @@ const FILE_CONFIG = {
   engine: 'v1',
   granularity: 'file',
   sources: { extensions: ['markdown', 'md', 'mdx'], include: [], exclude: [], gitignore: true, hidden: false },
-  analyzer: { name: 'words-identifiers', version: 1, case: 'unicode-lowercase', stemmer: 'porter2 (wink-porter2-stemmer 2.0.1)', max_token_length: 128 },
+  analyzer: { name: 'words-identifiers', version: 1, normalization: 'NFKC', case: 'unicode-lowercase, ß->ss, ς->σ', stemmer: 'porter2 (wink-porter2-stemmer 2.0.1)', max_token_length: 128 },
   sections: null,
   ranking: { model: 'bm25-fields', k1: 1.2, b: 0.75, fields: { body: 1, headings: 0.75, title: 1.5, path: 2.5 } },
   tokenizer: 'bytes4',
