@@ -62,6 +62,11 @@ t.test('context scopes', async (t) => {
   t.equal(elsewhere.code, 8, 'a scan failure is a failed answer (isError), exit 8');
   t.equal(JSON.parse(elsewhere.stdout).error, 'Failed to scan project at "nope"');
   t.match(elsewhere.stderr, 'Failed to scan project');
+  t.equal(
+    elsewhere.stderr,
+    'context scopes: Failed to scan project at "nope": cannot read "." (ENOENT: no such file or directory)\n',
+    'issue 11: the stderr line says why the scan failed',
+  );
 });
 
 t.test('context freshness: stale exits 0, every error answer exits 8 (lib/errors.ts EXIT_ANSWER_FAILED)', async (t) => {
