@@ -31,3 +31,6 @@ export function watchDir(path: string, onChange: () => void): { close(): void } 
   watcher.on('error', () => onChange());
   return watcher;
 }
+
+/** The target of a symbolic link (used on /proc entries to identify processes). */
+export const readLink = (path: string): string => fs.readlinkSync(path);

@@ -147,6 +147,6 @@ export function buildCache(options: BuildOptions): BuildSummary {
   checkCacheTarget(cache, force);
   // Everything is read and checked before the first byte is written.
   const docs = readSources(sources, findSources(sources));
-  const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt));
+  const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt), force);
   return { cacheVersion: version, documentCount: docs.length };
 }
