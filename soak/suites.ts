@@ -1,0 +1,36 @@
+// The suites of the soak run, their sizes (full: minutes, for `npm run soak`; short:
+// seconds, inside `npm test`), and the one place a suite's own failure becomes a figure.
+
+import { availableEngines } from './engines.js';
+import type { Report } from './figures.js';
+import { protocolSoak } from './protocol.js';
+import { WorkDir } from './workdir.js';
+
+export const SUITES = ['protocol'] as const;
+export type SuiteName = (typeof SUITES)[number];
+
+export interface SoakOptions {
+  readonly size: 'full' | 'short';
+  readonly only?: readonly SuiteName[];
+}
+
+export async function runSoak(report: Report, options: SoakOptions): Promise<void> {
+  const full = options.size === 'full';
+  const work = new WorkDir();
+  try {
+    const engines = await availableEngines(work.root);
+    report.measure('setup', `engines: ${engines.join(', ')}; work directory removed afterwards`);
+    const suites: Record<SuiteName, () => Promise<void>> = {
+      protocol: () => protocolSoak(work, report, { lines: full ? 100_000 : 3_000, seed: 11, oversizeEvery: full ? 5_000 : 1_000, engines, rssLimit: full ? 0.1 : null }),
+    };
+    for (const name of options.only ?? SUITES) {
+      try {
+        await suites[name]();
+      } catch (err) {
+        report.check(name, false, `the suite itself failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      }
+    }
+  } finally {
+    work.remove();
+  }
+}
