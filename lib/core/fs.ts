@@ -8,8 +8,8 @@ import { isAscii, isUtf8 } from 'node:buffer';
 export type Dirent = fs.Dirent;
 export type Stats = fs.Stats;
 
-export const readFile = (path: string): Buffer => fs.readFileSync(path);
-export const readText = (path: string): string => fs.readFileSync(path, 'utf8');
+export const readFile = (path: string): Buffer => readRegularFile(path);
+export const readText = (path: string): string => readRegularFile(path).toString('utf8');
 export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
 export const lstat = (path: string): fs.Stats => fs.lstatSync(path);
 export const stat = (path: string): fs.Stats => fs.statSync(path);
@@ -34,3 +34,22 @@ export function watchDir(path: string, onChange: () => void): { close(): void } 
 
 /** The target of a symbolic link (used on /proc entries to identify processes). */
 export const readLink = (path: string): string => fs.readlinkSync(path);
+
+/**
+ * The bytes of a regular file. Opened non-blocking and checked before reading: a FIFO
+ * (named `x.md`, `.gitignore`…) would block a plain read forever, and a device such as
+ * /dev/zero would never end; both are refused with an error coded ENOTREG.
+ */
+function readRegularFile(path: string): Buffer {
+  const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
+      const code = st.isDirectory() ? 'EISDIR' : 'ENOTREG'; // EISDIR: as readFileSync says it
+      throw Object.assign(new Error(`not a regular file: ${path}`), { code, path });
+    }
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
