@@ -109,6 +109,9 @@ export function runContext(args: readonly string[], options: RunOptions): Promis
     child.kill('SIGKILL');
   }, options.timeoutMs ?? 120_000);
   return new Promise((resolve) => {
+    child.on('error', (e) => {
+      err += `spawn failed: ${e.message}`;
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({

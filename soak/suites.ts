@@ -3,10 +3,11 @@
 
 import { availableEngines } from './engines.js';
 import type { Report } from './figures.js';
+import { crashSoak } from './crash.js';
 import { protocolSoak } from './protocol.js';
 import { WorkDir } from './workdir.js';
 
-export const SUITES = ['protocol'] as const;
+export const SUITES = ['protocol', 'crash'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface SoakOptions {
@@ -22,10 +23,21 @@ export async function runSoak(report: Report, options: SoakOptions): Promise<voi
     report.measure('setup', `engines: ${engines.join(', ')}; work directory removed afterwards`);
     const suites: Record<SuiteName, () => Promise<void>> = {
       protocol: () => protocolSoak(work, report, { lines: full ? 100_000 : 3_000, seed: 11, oversizeEvery: full ? 5_000 : 1_000, engines, rssLimit: full ? 0.1 : null }),
+      crash: () =>
+        crashSoak(work, report, {
+          engines,
+          kills: full ? 24 : 4,
+          documents: full ? 1500 : 300,
+          liveTrials: full ? 4 : 1,
+          concurrentRounds: full ? 4 : 1,
+          seed: 23,
+        }),
     };
     for (const name of options.only ?? SUITES) {
+      const t0 = Date.now();
       try {
         await suites[name]();
+        report.measure(name, `suite time ${((Date.now() - t0) / 1000).toFixed(0)} s`);
       } catch (err) {
         report.check(name, false, `the suite itself failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
