@@ -5,9 +5,10 @@ import { availableEngines } from './engines.js';
 import type { Report } from './figures.js';
 import { crashSoak } from './crash.js';
 import { protocolSoak } from './protocol.js';
+import { serveRebuildSoak } from './serve-rebuild.js';
 import { WorkDir } from './workdir.js';
 
-export const SUITES = ['protocol', 'crash'] as const;
+export const SUITES = ['protocol', 'crash', 'serve'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface SoakOptions {
@@ -32,6 +33,7 @@ export async function runSoak(report: Report, options: SoakOptions): Promise<voi
           concurrentRounds: full ? 4 : 1,
           seed: 23,
         }),
+      serve: () => serveRebuildSoak(work, report, { engines, rebuilds: full ? 20 : 3, documents: full ? 800 : 150 }),
     };
     for (const name of options.only ?? SUITES) {
       const t0 = Date.now();

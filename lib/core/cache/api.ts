@@ -15,6 +15,7 @@ import { verifyCache, verifyReportJson, type VerifyReport } from './verify.js';
 export { locateCache } from './locate.js';
 export { buildCache, type BuildOptions, type BuildSummary } from './build.js';
 export { CacheMemo } from './memo.js';
+export { readWhileBuilding } from './staging.js';
 
 export type OutputFormat = 'json' | 'pretty';
 

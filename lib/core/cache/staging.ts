@@ -194,3 +194,46 @@ function swapIn(cache: string, temp: string, me: BuildOwner | null): boolean {
   fs.removeTree(old);
   return true;
 }
+
+/** A live build of `cache` is staging or swapping beside it (or its owner cannot be told). */
+export function buildUnderWay(cache: string): boolean {
+  const me = currentOwner();
+  const base = basename(cache);
+  if (me === null) {
+    try {
+      return fs.readDirNames(dirname(cache)).some((n) => n.startsWith(`.${base}.tmp-`) || n.startsWith(`.${base}.old-`));
+    } catch {
+      return false;
+    }
+  }
+  return findLeftovers(cache, me).some((l) => l.state !== 'dead');
+}
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for `ms` (a swap takes microseconds; waits stay in milliseconds). */
+function pause(ms: number): void {
+  Atomics.wait(pauseCell, 0, 0, ms);
+}
+
+/** The codes a read can fail with while a build swaps the cache under it. */
+const SWAP_FAILURES: ReadonlySet<string> = new Set(['cache_missing', 'cache_invalid', 'io_error']);
+
+/**
+ * Runs `read` (which locates and reads the cache at `cache`) and, should it fail while a
+ * live build of that cache is swapping a new one in, runs it again after a short pause
+ * (1, 2, 4 … 256 ms; about half a second at most). Between a build's two renames there is
+ * no cache, and a reader that started on the old one may meet the new one's files; either
+ * way the failure is transient and the next read sees one whole cache. A failure with no
+ * build under way is reported at once.
+ */
+export function readWhileBuilding<T>(cache: string, read: () => T): T {
+  for (let wait = 1; ; wait *= 2) {
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof ContextError) || !SWAP_FAILURES.has(err.code) || wait > 256 || !buildUnderWay(cache)) throw err;
+      pause(wait);
+    }
+  }
+}

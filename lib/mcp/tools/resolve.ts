@@ -4,7 +4,7 @@
 
 import { resolveText, validateBudget, validateQuery } from '../../core/cache/api.js';
 import type { Tool } from '../tool.js';
-import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
+import { CACHE_PROPERTY, readNamedCache } from './cache-name.js';
 import { runTool } from './outcome.js';
 
 export const resolveTool: Tool = {
@@ -27,8 +27,7 @@ export const resolveTool: Tool = {
     return runTool(() => {
       const budget = validateBudget(args['budget']);
       const query = validateQuery(args['query']);
-      const dir = cacheDirOf(args['cache'], ctx);
-      return resolveText(dir, query, budget, 'json', ctx.memo);
+      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo));
     });
   },
 };

@@ -182,3 +182,37 @@ t.test('concurrent builds: the old cache vanishing before it is moved aside is a
   t.equal(readFileSync(join(cache, 'marker'), 'utf8'), 'mine');
   t.same(namesIn(dir), ['c']);
 });
+
+t.test('readWhileBuilding: a read failing while a live build swaps the cache is tried again; otherwise at once', async (t) => {
+  const { ContextError } = await import('../../../lib/errors.js');
+  const { readWhileBuilding } = await import('../../../lib/core/cache/staging.js');
+  const dir = t.testdir({});
+  const cache = join(dir, 'c');
+  const failing = (times: number, code: 'cache_missing' | 'cache_invalid' | 'invalid_query') => {
+    let calls = 0;
+    return {
+      read: () => {
+        if (++calls <= times) throw new ContextError(code);
+        return 'answer';
+      },
+      calls: () => calls,
+    };
+  };
+  const none = failing(1, 'cache_missing');
+  t.throws(() => readWhileBuilding(cache, none.read), { code: 'cache_missing' }, 'no build under way: the failure stands');
+  t.equal(none.calls(), 1);
+  leave(dir, `.c.old-${machine}-${pidMax + 1}-1-aaaaaa`);
+  const dead = failing(1, 'cache_missing');
+  t.throws(() => readWhileBuilding(cache, dead.read), { code: 'cache_missing' }, 'a dead build\'s leftovers: no wait');
+  leave(dir, `.c.tmp-${me.tag}-bbbbbb`); // a live build (this process) is staging
+  const swapping = failing(3, 'cache_missing');
+  t.equal(readWhileBuilding(cache, swapping.read), 'answer', 'tried again until the swap is over');
+  t.equal(swapping.calls(), 4);
+  const mixed = failing(2, 'cache_invalid');
+  t.equal(readWhileBuilding(cache, mixed.read), 'answer', 'a read across the swap (old manifest, new files) too');
+  const query = failing(1, 'invalid_query');
+  t.throws(() => readWhileBuilding(cache, query.read), { code: 'invalid_query' }, 'other errors are not the swap\'s');
+  const forever = failing(1000, 'cache_missing');
+  t.throws(() => readWhileBuilding(cache, forever.read), { code: 'cache_missing' }, 'bounded');
+  t.equal(forever.calls(), 10, '1, 2, 4 … 256 ms: ten tries, about half a second');
+});
