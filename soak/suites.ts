@@ -4,11 +4,12 @@
 import { availableEngines } from './engines.js';
 import type { Report } from './figures.js';
 import { crashSoak } from './crash.js';
+import { hostileSoak } from './hostile.js';
 import { protocolSoak } from './protocol.js';
 import { serveRebuildSoak } from './serve-rebuild.js';
 import { WorkDir } from './workdir.js';
 
-export const SUITES = ['protocol', 'crash', 'serve'] as const;
+export const SUITES = ['protocol', 'crash', 'serve', 'hostile'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface SoakOptions {
@@ -34,6 +35,14 @@ export async function runSoak(report: Report, options: SoakOptions): Promise<voi
           seed: 23,
         }),
       serve: () => serveRebuildSoak(work, report, { engines, rebuilds: full ? 20 : 3, documents: full ? 800 : 150 }),
+      hostile: () =>
+        hostileSoak(work, report, {
+          engines,
+          hugeBytes: full ? 100 * 1024 * 1024 : 4 * 1024 * 1024,
+          tinyFiles: full ? 100_000 : 3_000,
+          depth: 300,
+          diskBytes: 8 * 1024 * 1024,
+        }),
     };
     for (const name of options.only ?? SUITES) {
       const t0 = Date.now();
