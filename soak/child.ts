@@ -60,9 +60,11 @@ export interface RunResult {
 /** The argv that starts `node bin/context args`, optionally under a file-descriptor limit. */
 export function contextArgv(args: readonly string[], options: Pick<RunOptions, 'maxOpenFiles' | 'nodeFlags'> = {}): { command: string; args: string[] } {
   const node = [...(options.nodeFlags ?? []), BIN, ...args];
-  if (options.maxOpenFiles === undefined) return { command: process.execPath, args: node };
-  // exec keeps the pid: the process measured is node itself.
-  return { command: '/bin/sh', args: ['-c', `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`, process.execPath, ...node] };
+  // Through sh: a test runner's spawn hook puts its loader into NODE_OPTIONS of every child
+  // (tap's does), which the extensionless ESM bin cannot load under; `unset` drops it. exec
+  // keeps the pid, so the process measured and killed is node itself.
+  const limit = options.maxOpenFiles === undefined ? '' : `ulimit -n ${options.maxOpenFiles} && `;
+  return { command: '/bin/sh', args: ['-c', `unset NODE_OPTIONS; ${limit}exec "$0" "$@"`, process.execPath, ...node] };
 }
 
 /** Reads a /proc/PID/status field in bytes (kB in the file), or 0. */

@@ -8,7 +8,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheVersionOf, stagingEntries } from './builds.js';
-import { BIN, hasStackTrace, minimalEnv, runContext, type RunOptions, type RunResult } from './child.js';
+import { contextArgv, hasStackTrace, minimalEnv, runContext, type RunOptions, type RunResult } from './child.js';
 import { prng, writeCorpus } from './corpus.js';
 import { buildArgs, type Engine } from './engines.js';
 import { mb, thousands, type Report } from './figures.js';
@@ -21,6 +21,8 @@ export interface HostileOptions {
   readonly hugeBytes: number;
   readonly tinyFiles: number;
   readonly depth: number;
+  /** Files for the `ulimit -n 64` trials. */
+  readonly manyFiles: number;
   /** Size of the tmpfs (or of the injected disk) for the full-disk trials. */
   readonly diskBytes: number;
 }
@@ -157,11 +159,11 @@ export async function hostileSoak(work: WorkDir, report: Report, options: Hostil
 
   // A low open-file limit.
   const many = join(base, 'many');
-  writeCorpus(many, { documents: 3000, bytes: 300, seed: 42, marker: 'manyfiles' });
+  writeCorpus(many, { documents: options.manyFiles, bytes: 300, seed: 42, marker: 'manyfiles' });
   const limited = { maxOpenFiles: 64 };
   for (const engine of options.engines) {
     const cache = join(base, `ulimit-${engine}`);
-    if ((await build('ulimit -n 64, 3,000 files', engine, many, cache, limited)) === 'works') {
+    if ((await build(`ulimit -n 64, ${thousands(options.manyFiles)} files`, engine, many, cache, limited)) === 'works') {
       await command(`ulimit -n 64, resolve ${engine} (worker threads)`, resolveArgs(cache), limited);
       await command(`ulimit -n 64, verify ${engine}`, ['verify', '--cache', cache], limited);
       const input = [
@@ -275,7 +277,8 @@ async function fullDisk(work: WorkDir, report: Report, options: HostileOptions, 
 function runToFile(args: string[], cwd: string, path: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve) => {
     const fd = openSync(path, 'w');
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: minimalEnv(cwd), stdio: ['ignore', fd, 'pipe'] });
+    const { command, args: argv } = contextArgv(args);
+    const child = spawn(command, argv, { cwd, env: minimalEnv(cwd), stdio: ['ignore', fd, 'pipe'] });
     closeSync(fd);
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => void (stderr += b.toString('utf8')));

@@ -3,11 +3,11 @@
 // alternating two corpora. Every answer must be byte-identical to what the CLI prints for
 // one corpus or the other — never an error, never a mixture. Counted, not sampled.
 
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOrThrow, stagingEntries } from './builds.js';
-import { contextArgv, minimalEnv, runContext } from './child.js';
+import { minimalEnv, runContext } from './child.js';
+import { startClient } from './mcp-client.js';
 import { writeCorpus } from './corpus.js';
 import type { Engine } from './engines.js';
 import { thousands, type Report } from './figures.js';
@@ -21,40 +21,6 @@ export interface ServeOptions {
 
 const QUERY = 'alphacorpus betacorpus deployment rollback';
 const BUDGET = 3000;
-
-/** A minimal line client over a spawned server: send one request, await its reply line. */
-function client(cacheRoot: string, cwd: string) {
-  const { command, args } = contextArgv(['mcp', '--cache-root', cacheRoot]);
-  const child = spawn(command, args, { cwd, env: minimalEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'] });
-  let buffer = '';
-  let stderr = '';
-  const waiting: ((line: string) => void)[] = [];
-  child.stdout.on('data', (b: Buffer) => {
-    buffer += b.toString('utf8');
-    let nl = buffer.indexOf('\n');
-    while (nl >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      waiting.shift()?.(line);
-      nl = buffer.indexOf('\n');
-    }
-  });
-  child.stderr.on('data', (b: Buffer) => void (stderr += b.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let id = 0;
-  return {
-    request(method: string, params: unknown): Promise<string> {
-      return new Promise((resolve) => {
-        waiting.push(resolve);
-        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) + '\n');
-      });
-    },
-    async close(): Promise<{ code: number | null; stderr: string }> {
-      child.stdin.end();
-      return { code: await exited, stderr };
-    },
-  };
-}
 
 export async function serveRebuildSoak(work: WorkDir, report: Report, options: ServeOptions): Promise<void> {
   const sources = work.path('serve', 'sources');
@@ -78,7 +44,7 @@ export async function serveRebuildSoak(work: WorkDir, report: Report, options: S
     }
     const cache = join(root, 'live');
     await buildOrThrow(engine, a, cache, false, base);
-    const server = client(root, base);
+    const server = startClient(['--cache-root', root], base);
     await server.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'soak', version: '1' } });
     const counts = { a: 0, b: 0, error: 0, other: 0 };
     const samples: string[] = [];
@@ -91,20 +57,11 @@ export async function serveRebuildSoak(work: WorkDir, report: Report, options: S
       rebuilding = false;
     })();
     while (rebuilding) {
-      const line = await server.request('tools/call', { name: 'context.resolve', arguments: { cache: 'live', query: QUERY, budget: BUDGET } });
-      let text: string | undefined;
-      let isError = true;
-      try {
-        const reply = JSON.parse(line) as { result?: { content?: { text?: string }[]; isError?: boolean } };
-        text = reply.result?.content?.[0]?.text;
-        isError = reply.result?.isError === true || text === undefined;
-      } catch {
-        // counted as an error below
-      }
-      const from = text === undefined ? undefined : expected.get(text);
+      const { text, isError } = await server.callTool('context.resolve', { cache: 'live', query: QUERY, budget: BUDGET });
+      const from = expected.get(text);
       if (isError) {
         counts.error++;
-        if (samples.length < 3) samples.push((text ?? line).trim().slice(0, 160));
+        if (samples.length < 3) samples.push(text.trim().slice(0, 160));
       } else if (from === 'a') counts.a++;
       else if (from === 'b') counts.b++;
       else counts.other++;

@@ -4,12 +4,14 @@
 import { availableEngines } from './engines.js';
 import type { Report } from './figures.js';
 import { crashSoak } from './crash.js';
+import { escapesSoak } from './escapes.js';
 import { hostileSoak } from './hostile.js';
+import { pipesSoak } from './pipes.js';
 import { protocolSoak } from './protocol.js';
 import { serveRebuildSoak } from './serve-rebuild.js';
 import { WorkDir } from './workdir.js';
 
-export const SUITES = ['protocol', 'crash', 'serve', 'hostile'] as const;
+export const SUITES = ['protocol', 'crash', 'serve', 'hostile', 'escapes', 'pipes'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface SoakOptions {
@@ -38,11 +40,14 @@ export async function runSoak(report: Report, options: SoakOptions): Promise<voi
       hostile: () =>
         hostileSoak(work, report, {
           engines,
-          hugeBytes: full ? 100 * 1024 * 1024 : 4 * 1024 * 1024,
-          tinyFiles: full ? 100_000 : 3_000,
+          hugeBytes: full ? 100 * 1024 * 1024 : 2 * 1024 * 1024,
+          tinyFiles: full ? 100_000 : 1_000,
+          manyFiles: full ? 3_000 : 1_200,
           depth: 300,
           diskBytes: 8 * 1024 * 1024,
         }),
+      escapes: () => escapesSoak(work, report, { cliPayloads: full ? 100 : 6 }),
+      pipes: () => pipesSoak(work, report, { cutTrials: full ? 20 : 3 }),
     };
     for (const name of options.only ?? SUITES) {
       const t0 = Date.now();
