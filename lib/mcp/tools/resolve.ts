@@ -2,7 +2,7 @@
 // `context resolve --cache C --query Q --budget B` stdout, trailing "\n" included.
 // Checks run in the CLI's order (budget, query, then the cache), so both faces fail alike.
 
-import { resolveText, validateBudget, validateQuery } from '../../core/cache/api.js';
+import { resolveText, validateBudget, validateBudgetScope, validateQuery } from '../../core/cache/api.js';
 import type { Tool } from '../tool.js';
 import { CACHE_PROPERTY, readNamedCache } from './cache-name.js';
 import { runTool } from './outcome.js';
@@ -18,6 +18,12 @@ export const resolveTool: Tool = {
       cache: CACHE_PROPERTY,
       query: { type: 'string', description: 'Natural-language query' },
       budget: { type: 'integer', minimum: 0, description: 'Maximum token budget' },
+      budget_scope: {
+        type: 'string',
+        enum: ['content', 'answer'],
+        description:
+          'What the budget bounds (v1 caches): "content" (default) counts the selected documents\' contents; "answer" counts the whole returned text, exactly, in the cache\'s tokenizer',
+      },
     },
   },
   async call(args, ctx) {
@@ -27,7 +33,8 @@ export const resolveTool: Tool = {
     return runTool(() => {
       const budget = validateBudget(args['budget']);
       const query = validateQuery(args['query']);
-      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo));
+      const scope = validateBudgetScope(args['budget_scope']);
+      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope));
     });
   },
 };
