@@ -11,6 +11,10 @@ export const ERROR_TABLE = {
   cache_invalid: { message: 'Cache exists but is invalid', exit: 5 },
   io_error: { message: 'I/O error occurred', exit: 6 },
   internal_error: { message: 'Internal error', exit: 7 },
+  // Not one of seed 001's six: the MCP server refusing a workspace root or path argument
+  // outside its project root (or the client's MCP roots). The CLI, run by a person, takes
+  // any root and never reports it; were it to, it would be a failed answer (exit 8).
+  root_not_allowed: { message: 'Root is outside the roots this server may read', exit: 8 },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -14,6 +14,8 @@ export interface CliIo {
   readonly stdin?: NodeJS.ReadableStream;
   /** Raw standard output stream, for long-running commands (`context mcp`). */
   readonly stdoutStream?: NodeJS.WritableStream;
+  /** Raw standard error stream: only so that its failures can be silenced. */
+  readonly stderrStream?: NodeJS.WritableStream;
 }
 
 export interface Command {

@@ -5,6 +5,7 @@ import { EXIT_USAGE } from '../errors.js';
 import { VERSION } from '../version.js';
 import { runGuarded, type CliIo } from './command.js';
 import { COMMANDS } from './commands/index.js';
+import { guardOutput } from './output-guard.js';
 
 async function topUsage(): Promise<string> {
   const commands = await Promise.all(COMMANDS.map((c) => c.load()));
@@ -21,7 +22,18 @@ async function topUsage(): Promise<string> {
   ].join('\n');
 }
 
+/**
+ * Runs one command line and returns its exit code once its output is flushed. With real
+ * streams (io.stdoutStream), a closed stdout leaves the code as it is and a failed write
+ * (full disk) makes it 6; neither ever ends the process with a stack trace.
+ */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  if (io.stdoutStream === undefined) return dispatch(argv, io);
+  const guard = guardOutput(io.stdoutStream, io.stderrStream);
+  return guard.finish(await dispatch(argv, io), io.stderr);
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     if (name === undefined) {

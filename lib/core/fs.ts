@@ -9,8 +9,8 @@ export type Dirent<Name extends string | Buffer = string> = fs.Dirent<Name>;
 export type Stats = fs.Stats;
 export type BigIntStats = fs.BigIntStats;
 
-export const readFile = (path: string): Buffer => fs.readFileSync(path);
-export const readText = (path: string): string => fs.readFileSync(path, 'utf8');
+export const readFile = (path: string): Buffer => readRegularFile(path);
+export const readText = (path: string): string => readRegularFile(path).toString('utf8');
 export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
 /** Replaces a file atomically: writes a temporary sibling, then renames it over `path`. */
 export function replaceFile(path: string, data: string | Uint8Array): void {
@@ -43,7 +43,8 @@ export const exists = (path: string): boolean => fs.existsSync(path);
 export { isAscii, isUtf8 };
 
 /** An open file for positioned reads (a cache's pack, read while its directory may be swapped). */
-export const openRead = (path: string): number => fs.openSync(path, 'r');
+// Non-blocking: a FIFO put in a cache's place fails its reads (EAGAIN) instead of hanging.
+export const openRead = (path: string): number => fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
 export const closeFile = (fd: number): void => fs.closeSync(fd);
 /** Exactly `length` bytes at `position`, or an EIO-coded error if the file is shorter. */
 export function readAt(fd: number, length: number, position: number): Buffer {
@@ -63,4 +64,26 @@ export function watchDir(path: string, onChange: () => void): { close(): void } 
   const watcher = fs.watch(path, { persistent: false }, () => onChange());
   watcher.on('error', () => onChange());
   return watcher;
+}
+
+/** The target of a symbolic link (used on /proc entries to identify processes). */
+export const readLink = (path: string): string => fs.readlinkSync(path);
+
+/**
+ * The bytes of a regular file. Opened non-blocking and checked before reading: a FIFO
+ * (named `x.md`, `.gitignore`…) would block a plain read forever, and a device such as
+ * /dev/zero would never end; both are refused with an error coded ENOTREG.
+ */
+function readRegularFile(path: string): Buffer {
+  const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
+      const code = st.isDirectory() ? 'EISDIR' : 'ENOTREG'; // EISDIR: as readFileSync says it
+      throw Object.assign(new Error(`not a regular file: ${path}`), { code, path });
+    }
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -11,8 +11,8 @@ export type RequestId = string | number;
 export type Incoming =
   | { readonly kind: 'request'; readonly id: RequestId; readonly method: string; readonly params: unknown }
   | { readonly kind: 'notification'; readonly method: string; readonly params: unknown }
-  /** A response from the client: we send no requests, so it is ignored. */
-  | { readonly kind: 'response' }
+  /** A response from the client, to a request of ours (`roots/list`) or to nothing. */
+  | { readonly kind: 'response'; readonly id: unknown; readonly result: unknown; readonly failed: boolean }
   /** Not a valid request object: answered with -32600 and this id. */
   | { readonly kind: 'invalid'; readonly id: RequestId | null };
 
@@ -49,7 +49,9 @@ export function classify(value: unknown): Incoming {
   if (!isPlainObject(value)) return { kind: 'invalid', id: null };
   const hasId = has(value, 'id');
   const id = hasId && validId(value['id']) ? (value['id'] as RequestId) : null;
-  if (!has(value, 'method') && (has(value, 'result') || has(value, 'error'))) return { kind: 'response' };
+  if (!has(value, 'method') && (has(value, 'result') || has(value, 'error'))) {
+    return { kind: 'response', id: value['id'], result: value['result'], failed: has(value, 'error') };
+  }
   if (value['jsonrpc'] !== '2.0' || typeof value['method'] !== 'string') return { kind: 'invalid', id };
   const method = value['method'];
   const params = value['params'];
@@ -60,6 +62,11 @@ export function classify(value: unknown): Incoming {
 
 function envelope(id: RequestId | null, key: 'result' | 'error', body: string): string {
   return `{"jsonrpc":"2.0","id":${compact(id)},"${key}":${body}}`;
+}
+
+/** A request of the server's own to the client (`roots/list`): no params, keys in JSON-RPC order. */
+export function requestLine(id: string, method: string): string {
+  return `{"jsonrpc":"2.0","id":${compact(id)},"method":${compact(method)}}`;
 }
 
 /** A success line; the result's keys are sorted (protocol object). */

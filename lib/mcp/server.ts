@@ -3,6 +3,7 @@
 // (0), output goes away (0, quietly: EPIPE) or input fails (1).
 
 import { CacheMemo } from '../core/cache/api.js';
+import { RootPolicy } from './root-policy.js';
 import { McpSession } from './session.js';
 import { serveLines } from './stdio-transport.js';
 import type { Tool } from './tool.js';
@@ -24,7 +25,7 @@ export async function runMcpServer(options: ServerOptions): Promise<number> {
   const memo = new CacheMemo();
   const session = new McpSession({
     tools: options.tools ?? TOOLS,
-    context: { cacheRoot: options.cacheRoot, projectRoot: options.projectRoot, memo },
+    context: { cacheRoot: options.cacheRoot, projectRoot: options.projectRoot, memo, roots: new RootPolicy(options.projectRoot) },
     toolNames: options.toolNames ?? 'dotted',
     log: options.log,
   });

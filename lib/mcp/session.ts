@@ -2,6 +2,8 @@
 // gate), tools/list and tools/call, and JSON-RPC's error cases. Every thrown error becomes a
 // reply in exactly one place (`answer`); notifications and client responses never get one.
 // The session never exits on bad input: each line is answered (or ignored) and it goes on.
+// Its one request of its own: `roots/list`, when the client declared the roots capability
+// (after notifications/initialized, and again on notifications/roots/list_changed).
 
 import { toContextError, errorJson, JSONRPC_ERRORS } from '../errors.js';
 import { parseJson } from '../json.js';
@@ -11,6 +13,7 @@ import {
   errorLine,
   isPlainObject,
   PARSE_ERROR_LINE,
+  requestLine,
   resultLine,
   RpcError,
   type Incoming,
@@ -39,6 +42,15 @@ export class McpSession {
   private readonly options: SessionOptions;
   private readonly byName = new Map<string, Tool>();
   private version: ProtocolVersion | null = null;
+  /** The client declared `capabilities.roots` in initialize. */
+  private clientHasRoots = false;
+  /** Id of our roots/list request awaiting its response. */
+  private pendingRoots: string | null = null;
+  /** The roots changed while a request was in flight: ask again once it is answered. */
+  private rootsChanged = false;
+  private requestCount = 0;
+  /** Requests of our own to send after the current line's reply. */
+  private readonly outbox: string[] = [];
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -53,8 +65,19 @@ export class McpSession {
     return this.version;
   }
 
-  /** One input line in, at most one output line out. */
+  /**
+   * One input line in; out: its reply, if any, then any request of our own (roots/list),
+   * as lines joined by "\n" — or null when there is nothing to send.
+   */
   async handleLine(item: LineItem): Promise<string | null> {
+    const reply = await this.replyTo(item);
+    if (this.outbox.length === 0) return reply;
+    const lines = reply === null ? [...this.outbox] : [reply, ...this.outbox];
+    this.outbox.length = 0;
+    return lines.join('\n');
+  }
+
+  private async replyTo(item: LineItem): Promise<string | null> {
     if (item.kind !== 'line') return PARSE_ERROR_LINE;
     if (BLANK.test(item.text)) return null;
     let message: unknown;
@@ -85,6 +108,14 @@ export class McpSession {
     const incoming: Incoming = classify(message);
     switch (incoming.kind) {
       case 'response':
+        if (incoming.id === this.pendingRoots && this.pendingRoots !== null) {
+          this.pendingRoots = null;
+          if (!incoming.failed) this.options.context.roots?.setClientRoots(incoming.result);
+          if (this.rootsChanged) {
+            this.rootsChanged = false;
+            this.requestRoots();
+          }
+        }
         return null;
       case 'invalid':
         return errorLine(incoming.id, JSONRPC_ERRORS.invalidRequest);
@@ -92,6 +123,9 @@ export class McpSession {
         // Never answered. notifications/initialized needs no action (requests are served
         // once initialize is answered); notifications/cancelled has nothing to stop, since
         // requests are answered one at a time before the next line is read; others: ignored.
+        if (incoming.method === 'notifications/initialized' || incoming.method === 'notifications/roots/list_changed') {
+          this.requestRoots();
+        }
         return null;
       case 'request':
         return this.answer(incoming.id, incoming.method, incoming.params, inBatch);
@@ -132,11 +166,24 @@ export class McpSession {
     const requested = params['protocolVersion'];
     if (typeof requested !== 'string') throw new RpcError(JSONRPC_ERRORS.invalidParams);
     this.version = negotiateVersion(requested);
+    const capabilities = params['capabilities'];
+    this.clientHasRoots = isPlainObject(capabilities) && isPlainObject(capabilities['roots']);
     return {
       protocolVersion: this.version,
       capabilities: { tools: {} },
       serverInfo: { name: SERVER_NAME, version: VERSION },
     };
+  }
+
+  /** Asks a roots-capable client for its roots (at most one request in flight). */
+  private requestRoots(): void {
+    if (!this.clientHasRoots || this.version === null || this.options.context.roots === undefined) return;
+    if (this.pendingRoots !== null) {
+      this.rootsChanged = true;
+      return;
+    }
+    this.pendingRoots = `context-roots-${++this.requestCount}`;
+    this.outbox.push(requestLine(this.pendingRoots, 'roots/list'));
   }
 
   private listTools(): unknown {

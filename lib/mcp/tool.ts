@@ -3,6 +3,7 @@
 
 import type { Json } from '../json.js';
 import type { CacheMemo } from '../core/cache/api.js';
+import type { RootPolicy } from './root-policy.js';
 
 /** Server-wide settings a tool may read (never the process environment directly). */
 export interface ToolContext {
@@ -12,6 +13,8 @@ export interface ToolContext {
   readonly projectRoot: string;
   /** The server's loaded-cache memo (one per server); absent means load on every call. */
   readonly memo?: CacheMemo;
+  /** Where workspace tools may read (project root or client roots); absent: projectRoot only. */
+  readonly roots?: RootPolicy;
 }
 
 export interface ToolOutcome {

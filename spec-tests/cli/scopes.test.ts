@@ -62,6 +62,11 @@ t.test('context scopes', async (t) => {
   t.equal(elsewhere.code, 8, 'a scan failure is a failed answer (isError), exit 8');
   t.equal(JSON.parse(elsewhere.stdout).error, 'Failed to scan project at "nope"');
   t.match(elsewhere.stderr, 'Failed to scan project');
+  t.equal(
+    elsewhere.stderr,
+    'context scopes: Failed to scan project at "nope": cannot read "." (ENOENT: no such file or directory)\n',
+    'issue 11: the stderr line says why the scan failed',
+  );
 });
 
 t.test('context freshness: stale exits 0, every error answer exits 8 (lib/errors.ts EXIT_ANSWER_FAILED)', async (t) => {
@@ -98,12 +103,22 @@ t.test('context rehash: --scope or --all, time from SOURCE_DATE_EPOCH', async (t
   t.same(JSON.parse(all.stdout).entries.map((e: { result: string }) => e.result), ['skipped', 'unchanged', 'unchanged', 'skipped']);
 });
 
+t.test('issue 11: the CLI takes any root; the tool refuses one outside the project root', async (t) => {
+  const root = t.testdir(project());
+  const cli = await run(['scopes', '--root', '/nonexistent/path'], root);
+  t.equal(JSON.parse(cli.stdout).root, '/nonexistent/path', 'a person may name any root');
+  for (const path of ['/nonexistent/path', '/', '..', '../..', 'src/../..']) {
+    const mcp = await callTool('context.list_contexts', { path }, root);
+    t.same(mcp, { text: '{"error":{"code":"root_not_allowed","message":"Root is outside the roots this server may read"}}\n', isError: true }, `path ${path}`);
+  }
+});
+
 t.test('parity: tool text === CLI stdout, isError === (exit != 0)', async (t) => {
   const root = t.testdir(project());
   const cases: { argv: string[]; tool: string; args: Record<string, unknown> }[] = [
     { argv: ['scopes'], tool: 'context.list_contexts', args: {} },
     { argv: ['scopes', '--root', 'src'], tool: 'context.list_contexts', args: { path: 'src' } },
-    { argv: ['scopes', '--root', '/nonexistent/path'], tool: 'context.list_contexts', args: { path: '/nonexistent/path' } },
+    { argv: ['scopes', '--root', 'nonexistent/path'], tool: 'context.list_contexts', args: { path: 'nonexistent/path' } },
   ];
   for (const scope of ['src', 'stale', 'v2', 'bad', 'none', 'nowhere', '../../etc', 'src\\', '.']) {
     cases.push({ argv: ['freshness', '--scope', scope], tool: 'context.check_freshness', args: { scope } });

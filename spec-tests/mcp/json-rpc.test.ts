@@ -8,8 +8,8 @@ t.test('requests, notifications, responses', async (t) => {
   t.same(classify({ jsonrpc: '2.0', id: 0, method: 'ping' }), { kind: 'request', id: 0, method: 'ping', params: undefined });
   t.same(classify({ jsonrpc: '2.0', id: '0', method: 'x', params: { a: 1 } }), { kind: 'request', id: '0', method: 'x', params: { a: 1 } });
   t.same(classify({ jsonrpc: '2.0', method: 'notifications/x' }), { kind: 'notification', method: 'notifications/x', params: undefined });
-  t.same(classify({ jsonrpc: '2.0', id: 1, result: {} }), { kind: 'response' });
-  t.same(classify({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm' } }), { kind: 'response' });
+  t.same(classify({ jsonrpc: '2.0', id: 1, result: {} }), { kind: 'response', id: 1, result: {}, failed: false });
+  t.same(classify({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm' } }), { kind: 'response', id: 1, result: undefined, failed: true });
 });
 
 t.test('invalid request objects: -32600, id echoed only when it is a valid id', async (t) => {

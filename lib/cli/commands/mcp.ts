@@ -1,6 +1,8 @@
-// `context mcp [--cache-root DIR] [--tool-names dotted|underscore]`: the MCP stdio server.
-// stdout carries protocol lines only; diagnostics go to stderr. The cache root is
-// --cache-root, else $CONTEXT_CACHE_ROOT (as the reference server), else ~/.context/caches.
+// `context mcp [--cache-root DIR] [--project-root DIR] [--tool-names dotted|underscore]`:
+// the MCP stdio server. stdout carries protocol lines only; diagnostics go to stderr. The
+// cache root is --cache-root, else $CONTEXT_CACHE_ROOT (as the reference server), else
+// ~/.context/caches; the project root (where citation and scope tools may read) is
+// --project-root, else the working directory.
 
 import { join, resolve } from 'node:path';
 import { runMcpServer } from '../../mcp/server.js';
@@ -26,17 +28,20 @@ export const mcp: Command = {
   name: 'mcp',
   summary: 'Run the MCP stdio server (context.resolve, context.list_caches, context.inspect_cache, ...)',
   usage: [
-    'context mcp [--cache-root DIR] [--tool-names dotted|underscore]',
+    'context mcp [--cache-root DIR] [--project-root DIR] [--tool-names dotted|underscore]',
     '',
     '  Serves MCP (JSON-RPC 2.0, one message per line) on stdin/stdout until stdin closes.',
     '  --cache-root DIR   directory whose subdirectories are the caches; default:',
     '                     $CONTEXT_CACHE_ROOT, else ~/.context/caches',
+    '  --project-root DIR the only directory citation and scope tools may read (relative',
+    '                     roots start there); default: the working directory. A client',
+    '                     offering MCP roots replaces it with its roots.',
     '  --tool-names       dotted (default): tools/list advertises context.resolve ...;',
     '                     underscore: context_resolve ... (for hosts that reject dots).',
     '                     tools/call accepts both forms either way.',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseFlags(argv, { strings: ['cache-root', 'tool-names'] });
+    const args = parseFlags(argv, { strings: ['cache-root', 'project-root', 'tool-names'] });
     const toolNames = toolNameStyle(args.values['tool-names']);
     const fromEnv = io.env['CONTEXT_CACHE_ROOT'];
     const root = args.values['cache-root'] ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
@@ -49,7 +54,7 @@ export const mcp: Command = {
       output: io.stdoutStream,
       log: io.stderr,
       cacheRoot,
-      projectRoot: io.cwd,
+      projectRoot: resolve(io.cwd, args.values['project-root'] ?? '.'),
       toolNames,
     });
   },

@@ -17,6 +17,7 @@ export { locateCache } from './locate.js';
 export { buildCache, type BuildOptions, type BuildSummary } from './build.js';
 export { buildCacheV1, type V1BuildOptions, type V1BuildSummary } from '../engine/v1/build.js';
 export { CacheMemo } from './memo.js';
+export { readWhileBuilding } from './staging.js';
 
 export type OutputFormat = 'json' | 'pretty';
 

@@ -78,6 +78,12 @@ export function findSources(root: string): string[] {
     for (const entry of entries) {
       const path = join(dir, entry.name);
       const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.name.includes('\uFFFD') && fs.lstatOrNull(path) === null) {
+        // readdir decoded a name that is not UTF-8 (a U+FFFD stands for its bad bytes), so
+        // the decoded name names nothing. An id must be text, and invalid bytes are
+        // rejected, not cleaned (document_model.md invariant 4), as for contents.
+        throw new ContextError('cache_invalid', `file name is not valid UTF-8: ${relPath}`);
+      }
       if (entry.isDirectory()) {
         walk(path, relPath);
       } else if (isMarkdownName(entry.name)) {
@@ -147,6 +153,6 @@ export function buildCache(options: BuildOptions): BuildSummary {
   checkCacheTarget(cache, force);
   // Everything is read and checked before the first byte is written.
   const docs = readSources(sources, findSources(sources));
-  const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt));
+  const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt), force);
   return { cacheVersion: version, documentCount: docs.length };
 }

@@ -20,6 +20,7 @@ import { loadProjectConfig, rulesForScope, type ProjectConfig } from './project-
 import { normalizeScope, resolveScope, scopeOf } from './scope-path.js';
 import { patchTopLevelScalars } from './yaml-patch.js';
 import { scanTrackedDirs } from './tracked-dirs.js';
+import { scanFailureReason } from './scan-failure.js';
 
 /**
  * Which files to rehash: one scope, or every file in the scanned tree — below min_tokens
@@ -81,9 +82,11 @@ export function rehashContexts(root: ProjectRoot, target: RehashTarget, lastUpda
         if (entry !== null) entries.push(entry);
       }
     }
-  } catch {
-    const value: Json = { root: root.label, updated: 0, unchanged: 0, skipped: 0, entries: [], error: scanFailedError(root.label) };
-    return outcome(value, true, 'scan');
+  } catch (err) {
+    const error = scanFailedError(root.label);
+    const reason = scanFailureReason(err, root.dir);
+    const value: Json = { root: root.label, updated: 0, unchanged: 0, skipped: 0, entries: [], error, reason };
+    return outcome(value, true, 'scan', `${error}: ${reason}`);
   }
   if (target !== 'all') {
     const scope = normalizeScope(target.scope);

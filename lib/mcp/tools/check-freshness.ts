@@ -3,6 +3,7 @@
 
 import { checkFreshnessText } from '../../core/scopes/api.js';
 import type { Tool } from '../tool.js';
+import { guardRoot } from './root-guard.js';
 import { PATH_PROPERTY, SCOPE_PROPERTY, toToolOutcome } from './scope-outcome.js';
 
 export const checkFreshnessTool: Tool = {
@@ -15,6 +16,6 @@ export const checkFreshnessTool: Tool = {
     properties: { scope: SCOPE_PROPERTY, path: PATH_PROPERTY },
   },
   call(args, ctx) {
-    return toToolOutcome(checkFreshnessText(ctx.projectRoot, args['scope'], args['path']));
+    return guardRoot(args['path'], ctx, (base) => toToolOutcome(checkFreshnessText(base, args['scope'], args['path'])));
   },
 };

@@ -3,6 +3,7 @@
 
 import { citeOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
+import { guardRoot } from './root-guard.js';
 import { ROOT_PROPERTY } from './root-property.js';
 
 export const citeTool: Tool = {
@@ -22,7 +23,9 @@ export const citeTool: Tool = {
     additionalProperties: false,
   },
   call(args, ctx) {
-    const outcome = citeOutcome(args, { base: ctx.projectRoot });
-    return { text: outcome.text, isError: outcome.status !== 'ok' };
+    return guardRoot(args['root'], ctx, (base) => {
+      const outcome = citeOutcome(args, { base });
+      return { text: outcome.text, isError: outcome.status !== 'ok' };
+    });
   },
 };

@@ -4,6 +4,7 @@
 import { claimOutcome } from '../../core/citations/outcome.js';
 import { STRUCTURE_KINDS } from '../../core/citations/reasons.js';
 import type { Tool } from '../tool.js';
+import { guardRoot } from './root-guard.js';
 import { ROOT_PROPERTY } from './root-property.js';
 
 export const claimTool: Tool = {
@@ -22,7 +23,9 @@ export const claimTool: Tool = {
     additionalProperties: false,
   },
   call(args, ctx) {
-    const outcome = claimOutcome(args, { base: ctx.projectRoot });
-    return { text: outcome.text, isError: outcome.status !== 'ok' };
+    return guardRoot(args['root'], ctx, (base) => {
+      const outcome = claimOutcome(args, { base });
+      return { text: outcome.text, isError: outcome.status !== 'ok' };
+    });
   },
 };

@@ -3,7 +3,7 @@
 
 import { inspectText } from '../../core/cache/api.js';
 import type { Tool } from '../tool.js';
-import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
+import { CACHE_PROPERTY, readNamedCache } from './cache-name.js';
 import { runTool } from './outcome.js';
 
 export const inspectCacheTool: Tool = {
@@ -17,6 +17,6 @@ export const inspectCacheTool: Tool = {
     properties: { cache: CACHE_PROPERTY },
   },
   call(args, ctx) {
-    return runTool(() => inspectText(cacheDirOf(args['cache'], ctx), 'json'));
+    return runTool(() => readNamedCache(args['cache'], ctx, (dir) => inspectText(dir, 'json')));
   },
 };

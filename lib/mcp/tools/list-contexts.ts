@@ -4,6 +4,7 @@
 
 import { listContextsText } from '../../core/scopes/api.js';
 import type { Tool } from '../tool.js';
+import { guardRoot } from './root-guard.js';
 import { PATH_PROPERTY, toToolOutcome } from './scope-outcome.js';
 
 export const listContextsTool: Tool = {
@@ -12,6 +13,6 @@ export const listContextsTool: Tool = {
     'List all tracked directories with their staleness status: every directory that should have a .context.yaml, showing which are fresh, stale, or missing. Call this first to discover scopes.',
   inputSchema: { type: 'object', properties: { path: PATH_PROPERTY } },
   call(args, ctx) {
-    return toToolOutcome(listContextsText(ctx.projectRoot, args['path']));
+    return guardRoot(args['path'], ctx, (base) => toToolOutcome(listContextsText(base, args['path'])));
   },
 };

@@ -4,6 +4,7 @@
 
 import { queryContextText } from '../../core/scopes/api.js';
 import type { Tool } from '../tool.js';
+import { guardRoot } from './root-guard.js';
 import { PATH_PROPERTY, SCOPE_PROPERTY, toToolOutcome } from './scope-outcome.js';
 
 export const queryContextTool: Tool = {
@@ -25,6 +26,6 @@ export const queryContextTool: Tool = {
     },
   },
   call(args, ctx) {
-    return toToolOutcome(queryContextText(ctx.projectRoot, args['scope'], args['filter'], args['path']));
+    return guardRoot(args['path'], ctx, (base) => toToolOutcome(queryContextText(base, args['scope'], args['filter'], args['path'])));
   },
 };

@@ -4,7 +4,7 @@
 
 import { resolveText, validateBudget, validateBudgetScope, validateQuery } from '../../core/cache/api.js';
 import type { Tool } from '../tool.js';
-import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
+import { CACHE_PROPERTY, readNamedCache } from './cache-name.js';
 import { runTool } from './outcome.js';
 
 export const resolveTool: Tool = {
@@ -34,8 +34,7 @@ export const resolveTool: Tool = {
       const budget = validateBudget(args['budget']);
       const query = validateQuery(args['query']);
       const scope = validateBudgetScope(args['budget_scope']);
-      const dir = cacheDirOf(args['cache'], ctx);
-      return resolveText(dir, query, budget, 'json', ctx.memo, scope);
+      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope));
     });
   },
 };

@@ -4,6 +4,7 @@
 
 import { verifyOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
+import { guardRoot } from './root-guard.js';
 import { ROOT_PROPERTY } from './root-property.js';
 
 export const verifyWorkspaceTool: Tool = {
@@ -24,7 +25,9 @@ export const verifyWorkspaceTool: Tool = {
     additionalProperties: false,
   },
   call(args, ctx) {
-    const outcome = verifyOutcome(args, { base: ctx.projectRoot });
-    return { text: outcome.text, isError: outcome.status !== 'ok' };
+    return guardRoot(args['root'], ctx, (base) => {
+      const outcome = verifyOutcome(args, { base });
+      return { text: outcome.text, isError: outcome.status !== 'ok' };
+    });
   },
 };

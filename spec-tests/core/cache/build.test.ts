@@ -150,6 +150,24 @@ t.test('context_cache.md "Document Files": a file name collision (identical cont
   t.same(namesIn(join(dir, 'out')), [], 'nothing left behind');
 });
 
+t.test('issue 11 hostile inputs: a file or directory name that is not UTF-8 is cache_invalid, named as such (was io_error ENOENT)', async (t) => {
+  for (const [label, name] of [
+    ['a document', (dir: string) => Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')])],
+    ['a directory', (dir: string) => Buffer.concat([Buffer.from(`${dir}/sub-`), Buffer.from([0xc0])])],
+  ] as const) {
+    const dir = t.testdir({ src: { 'good.md': 'fine' }, out: {} });
+    const path = name(join(dir, 'src'));
+    if (label === 'a directory') {
+      mkdirSync(path);
+      writeFileSync(Buffer.concat([path, Buffer.from('/x.md')]), 'inside');
+    } else writeFileSync(path, 'text');
+    t.throws(() => build(join(dir, 'src'), join(dir, 'out', 'cache')), { code: 'cache_invalid', detail: /^file name is not valid UTF-8: (bad|sub)-\uFFFD/ }, label);
+    t.same(namesIn(join(dir, 'out')), [], `${label}: nothing left behind`);
+  }
+  const fine = t.testdir({ src: { 'real-\uFFFD.md': 'a real U+FFFD in a name is fine' } });
+  t.equal(build(join(fine, 'src'), join(fine, 'cache')).documentCount, 1);
+});
+
 t.test('document_model.md "Invariants" 4: invalid UTF-8 fails the build with no partial artifact', async (t) => {
   for (const [label, bytes] of [
     ['lone continuation byte', [0x61, 0x80, 0x62]],

@@ -3,7 +3,8 @@
 // "Tracked directories" (min_tokens bottom-up, root always kept, .gitignore, build folders).
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listContextsText } from '../../../lib/core/scopes/api.js';
 
@@ -148,9 +149,46 @@ t.test('global scan failure: the seed\'s shape, isError', async (t) => {
   t.equal(
     out.text,
     '{\n  "root": "/nonexistent/path",\n  "total_directories": 0,\n  "skipped_directories": 0,\n  "tracked": 0,\n' +
-      '  "entries": [],\n  "error": "Failed to scan project at \\"/nonexistent/path\\""\n}\n',
+      '  "entries": [],\n  "error": "Failed to scan project at \\"/nonexistent/path\\"",\n' +
+      '  "reason": "cannot read \\".\\" (ENOENT: no such file or directory)"\n}\n',
   );
   t.equal(listContextsText(dir, 'file').isError, true, 'a file is not a project');
+  t.equal(JSON.parse(listContextsText(dir, 'file').text).reason, 'cannot read "." (ENOTDIR: not a directory)');
+});
+
+t.test('issue 11: a scan failure deep in the tree says why and where (relative path only)', async (t) => {
+  // A directory whose absolute path exceeds PATH_MAX cannot be read by anyone, root
+  // included. It is made bottom-up by renames, so no call ever names the long path.
+  // Not t.testdir: its clean-up could not delete the deep tree; the teardown below can.
+  const dir = mkdtempSync(join(tmpdir(), 'scan-failure-'));
+  mkdirSync(join(dir, 'project'));
+  writeFileSync(join(dir, 'project', '.context.config.yaml'), 'max_depth: 40\nmin_tokens: 0\n');
+  mkdirSync(join(dir, 'work'));
+  const long = (i: number): string => String(i).padStart(3, '0') + 'd'.repeat(240);
+  const work = join(dir, 'work');
+  mkdirSync(join(work, long(0)));
+  writeFileSync(join(work, long(0), 'f.ts'), 'deep');
+  for (let i = 1; i < 18; i++) {
+    mkdirSync(join(work, long(i)));
+    renameSync(join(work, long(i - 1)), join(work, long(i), long(i - 1)));
+  }
+  renameSync(join(work, long(17)), join(dir, 'project', long(17)));
+  t.teardown(() => {
+    // Taken apart top-down by the same renames, or no one could delete it.
+    renameSync(join(dir, 'project', long(17)), join(work, long(17)));
+    for (let i = 17; i > 0; i--) {
+      renameSync(join(work, long(i), long(i - 1)), join(work, long(i - 1)));
+      rmSync(join(work, long(i)), { recursive: true });
+    }
+    rmSync(dir, { recursive: true });
+  });
+  const out = listContextsText(join(dir, 'project'), undefined);
+  t.equal(out.isError, true);
+  const body = JSON.parse(out.text) as { error: string; reason: string };
+  t.equal(body.error, 'Failed to scan project at "."', 'the seed\'s text, unchanged');
+  t.match(body.reason, /^cannot read "017d+\/016d+\/[^"]*" \(ENAMETOOLONG: file name too long\)$/, 'the OS error and where');
+  t.notMatch(out.text, dir, 'no absolute path');
+  t.equal(out.error, `Failed to scan project at ".": ${body.reason}`, 'the CLI\'s stderr line carries the reason');
 });
 
 t.test('touching files keeps every entry fresh', async (t) => {

@@ -220,12 +220,16 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     index: { bytes: index.length, sha256: sha256Hex(index) },
   });
   report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesRead });
-  writeCacheAtomically(o.cache, (temp) => {
-    fs.writeFile(join(temp, PACK_FILE), pack);
-    fs.writeFile(join(temp, INDEX_FILE), index);
-    fs.writeFile(join(temp, MANIFEST_FILE), manifest);
-    fs.writeFile(join(temp, STATE_FILE), stateText(cacheVersion, documentStamps));
-  });
+  writeCacheAtomically(
+    o.cache,
+    (temp) => {
+      fs.writeFile(join(temp, PACK_FILE), pack);
+      fs.writeFile(join(temp, INDEX_FILE), index);
+      fs.writeFile(join(temp, MANIFEST_FILE), manifest);
+      fs.writeFile(join(temp, STATE_FILE), stateText(cacheVersion, documentStamps));
+    },
+    o.force, // without --force, a cache another build put there meanwhile is not replaced
+  );
   report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesRead });
   return summary(false, corpus.unitCount);
 }
