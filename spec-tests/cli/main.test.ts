@@ -62,7 +62,7 @@ t.test('the spawned bin: --version, --help, no command (exit codes as a shell se
 t.test('a command\'s --help prints its usage, exit 0 — but not when it is an option\'s value', async (t) => {
   const help = await run(['resolve', '--cache', 'x', '--help']);
   t.same(help, { code: 0, out: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty]\n', err: '' });
-  const fixture = new URL('../../../shared/reference/compat/fixtures/v0/caches/minimal', import.meta.url).pathname;
+  const fixture = new URL('../fixtures/compat-v0/caches/minimal', import.meta.url).pathname;
   const query = await run(['resolve', '--cache', fixture, '--query', '--help', '--budget', '0']);
   t.equal(query.code, 0, '--query --help resolves the query "--help"');
   t.match(query.out, /"query":"--help"/);

@@ -1,4 +1,4 @@
-// The reference implementation's golden fixtures (shared/reference/compat/fixtures/v0),
+// The reference implementation's golden fixtures (spec-tests/fixtures/compat-v0, see NOTE.md there),
 // replayed byte for byte: every expected/ file is reproduced (stdout = file + "\n"), caches
 // rebuilt from documents/ equal the fixture caches, and the fixture caches load here.
 // One decided deviation is asserted too: inspect's total_bytes (DESIGN.md "Cache format").
@@ -10,7 +10,7 @@ import type { CliIo } from '../../lib/cli/command.js';
 import { McpSession } from '../../lib/mcp/session.js';
 import { TOOLS } from '../../lib/mcp/tools/index.js';
 
-const FIXTURES = new URL('../../../shared/reference/compat/fixtures/v0/', import.meta.url).pathname;
+const FIXTURES = new URL('../fixtures/compat-v0/', import.meta.url).pathname;
 const expected = (name: string): string => readFileSync(join(FIXTURES, 'expected', name), 'utf8');
 const query = (name: string): { query: string; budget: number } =>
   JSON.parse(readFileSync(join(FIXTURES, 'queries', name), 'utf8')) as { query: string; budget: number };

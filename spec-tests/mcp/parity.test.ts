@@ -13,7 +13,7 @@ import { ERROR_TABLE, errorJson, exitCodeOf, type ErrorCode } from '../../lib/er
 import { canonical, compact, compareBytes, parseJson, type Json } from '../../lib/json.js';
 import { runMcpServer } from '../../lib/mcp/server.js';
 
-const FIXTURES = new URL('../../../shared/reference/compat/fixtures/v0/', import.meta.url).pathname;
+const FIXTURES = new URL('../fixtures/compat-v0/', import.meta.url).pathname;
 const CACHES = readdirSync(join(FIXTURES, 'caches')).sort(compareBytes);
 const QUERIES = readdirSync(join(FIXTURES, 'queries'))
   .sort(compareBytes)
