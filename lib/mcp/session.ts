@@ -19,7 +19,8 @@ import {
 import type { LineItem } from './line-splitter.js';
 import { acceptsBatches, negotiateVersion, type ProtocolVersion } from './protocol-version.js';
 import type { Tool, ToolContext, ToolOutcome } from './tool.js';
-import { advertisedName, underscoreName, type ToolNameStyle } from './tool-names.js';
+import { underscoreName, type ToolNameStyle } from './tool-names.js';
+import { toolListing, toolResult } from './tool-wire.js';
 
 export const SERVER_NAME = 'context-engine';
 
@@ -124,7 +125,7 @@ export class McpSession {
     // 2026-07-28 probe (server/discover) and anything unknown: -32601 at once, in any state.
     if (!known) throw new RpcError(JSONRPC_ERRORS.methodNotFound);
     if (this.version === null) throw notInitialized();
-    return method === 'tools/list' ? this.listTools() : this.callTool(params);
+    return method === 'tools/list' ? this.listTools(this.version) : this.callTool(params, this.version);
   }
 
   private initialize(params: Record<string, unknown>): unknown {
@@ -139,18 +140,11 @@ export class McpSession {
     };
   }
 
-  private listTools(): unknown {
-    const style = this.options.toolNames;
-    return {
-      tools: this.options.tools.map((t) => ({
-        name: advertisedName(t.name, style),
-        description: t.description,
-        inputSchema: t.inputSchema,
-      })),
-    };
+  private listTools(version: ProtocolVersion): unknown {
+    return { tools: this.options.tools.map((t) => toolListing(t, this.options.toolNames, version)) };
   }
 
-  private async callTool(params: Record<string, unknown>): Promise<unknown> {
+  private async callTool(params: Record<string, unknown>, version: ProtocolVersion): Promise<unknown> {
     const name = params['name'];
     const args = params['arguments'] ?? {};
     if (typeof name !== 'string' || !isPlainObject(args)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
@@ -165,7 +159,6 @@ export class McpSession {
       if (e.code === 'internal_error') this.options.log(`context mcp: ${tool.name} failed: ${e.detail ?? ''}\n`);
       outcome = { text: errorJson(e.code) + '\n', isError: true };
     }
-    const content = [{ type: 'text', text: outcome.text }];
-    return outcome.isError ? { content, isError: true } : { content };
+    return toolResult(outcome, version);
   }
 }

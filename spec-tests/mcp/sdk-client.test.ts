@@ -1,15 +1,23 @@
 // Checks issue 3 "A test drives the server with the official MCP TypeScript SDK client":
 // the SDK (1.32.2, test-only) spawns `bin/context mcp`, connects (negotiating 2025-11-25),
 // lists tools and calls each seed tool for a success and an error; its strict schemas accept
-// every reply, nothing is warned, and the server's stderr stays empty.
+// every reply, nothing is warned, and the server's stderr stays empty. And issue 12 "The
+// official SDK client test must validate structured results too": the SDK's callTool checks
+// every structuredContent against the tool's outputSchema (with Ajv) — shown to be live by a
+// stand-in tool whose answer breaks the real schema — and every tool is called once.
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { main } from '../../lib/cli/main.js';
 import { errorJson } from '../../lib/errors.js';
+import { compact, parseJson } from '../../lib/json.js';
+import { McpSession } from '../../lib/mcp/session.js';
+import type { Tool } from '../../lib/mcp/tool.js';
+import { TOOLS } from '../../lib/mcp/tools/index.js';
 import { contextCommand, hostEnv, REPO } from './spawn-server.js';
 
 const caches = join(REPO, 'conformance', 'mcp', 'caches');
@@ -98,6 +106,80 @@ t.test('connect, listTools, callTool for each seed tool: success and error', asy
     await client.close();
     t.equal(stderr(), '', 'server stderr stayed empty');
   });
+});
+
+t.test('every tool through the SDK: structuredContent validated by the SDK, equal to the text', async (t) => {
+  await noWarnings(t, async () => {
+    const { client, stderr } = await connect();
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      t.equal(tool.outputSchema?.type, 'object', `${tool.name}: an outputSchema the SDK will validate against`);
+      t.type(tool.title, 'string', `${tool.name}: a title`);
+      t.equal(tool.annotations?.readOnlyHint, true, `${tool.name}: readOnlyHint`);
+      t.equal(tool.annotations?.openWorldHint, false, `${tool.name}: openWorldHint false`);
+    }
+    const ws = join(REPO, 'conformance', 'citations', 'ws');
+    const project = join(REPO, 'conformance', 'scopes', 'project');
+    const calls: [string, Record<string, unknown>, boolean][] = [
+      ['context.resolve', { cache: 'realistic', query: 'deployment', budget: 4000 }, false],
+      ['context.resolve', { cache: 'nope', query: 'x', budget: 1 }, true],
+      ['context.list_caches', {}, false],
+      ['context.inspect_cache', { cache: 'minimal' }, false],
+      ['context.inspect_cache', { cache: '../x' }, true],
+      ['context.cite', { root: ws, path: 'src/calc.py', start_line: 1, end_line: 2 }, false],
+      ['context.cite', { root: ws, path: 'src/calc.py', start_line: 0, end_line: 2 }, true],
+      ['context.claim', { root: ws, kind: 'exists-file', path: 'src/calc.py' }, false],
+      ['context.verify_workspace', { root: ws, in_path: 'docs' }, false],
+      ['context.verify_workspace', { root: ws, in_path: 'stale/moved.md' }, true],
+      ['context.list_contexts', { path: project }, false],
+      ['context.check_freshness', { scope: 'src/core', path: project }, false],
+      ['context.check_freshness', { scope: 'nowhere', path: project }, true],
+      ['context.query_context', { scope: 'src/core', filter: ['summary'], path: project }, false],
+      ['context.query_context', { scope: 'broken', path: project }, true],
+    ];
+    const called = new Set<string>();
+    for (const [name, args, isError] of calls) {
+      // callTool throws if structuredContent is missing or breaks the outputSchema.
+      const r = await client.callTool({ name, arguments: args });
+      called.add(name);
+      t.equal(r.isError === true, isError, `${name}: isError ${String(isError)}`);
+      const text = (r.content as Text[])[0]?.text ?? '';
+      t.same(r.structuredContent, parseJson(text), `${name}: structuredContent is the text's JSON value`);
+    }
+    t.same([...called].sort(), tools.map((x) => x.name).sort(), 'every advertised tool was called');
+    await client.close();
+    t.equal(stderr(), '', 'server stderr stayed empty');
+  });
+});
+
+/** A client connected in memory to an in-process session over `tools`. */
+async function connectInMemory(tools: readonly Tool[]): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const session = new McpSession({ tools, context: { cacheRoot: '/nowhere', projectRoot: '/nowhere' }, toolNames: 'dotted', log: () => {} });
+  serverSide.onmessage = (message: JSONRPCMessage) => {
+    void session.handleLine({ kind: 'line', text: compact(message as never) }).then((reply) => {
+      if (reply !== null) void serverSide.send(parseJson(reply) as JSONRPCMessage);
+    });
+  };
+  await serverSide.start();
+  const client = new Client({ name: 'sdk-client-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+t.test('the SDK rejects an answer that breaks the real outputSchema (its validation is live)', async (t) => {
+  const resolve = TOOLS.find((x) => x.name === 'context.resolve') as Tool;
+  const liar: Tool = { ...resolve, call: () => ({ text: '{"documents":"none"}\n', isError: false }) };
+  const client = await connectInMemory([liar]);
+  await client.listTools();
+  await t.rejects(client.callTool({ name: 'context.resolve', arguments: {} }), /output schema/, 'callTool throws');
+  const honest: Tool = { ...resolve, call: () => ({ text: '{"error":{"code":"io_error","message":"I/O error occurred"}}\n', isError: true }) };
+  const other = await connectInMemory([honest]);
+  await other.listTools();
+  const r = await other.callTool({ name: 'context.resolve', arguments: {} });
+  t.same(r.structuredContent, { error: { code: 'io_error', message: 'I/O error occurred' } }, 'a valid error object passes');
+  await client.close();
+  await other.close();
 });
 
 t.test('--tool-names underscore: every advertised name suits strict hosts', async (t) => {

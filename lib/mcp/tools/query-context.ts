@@ -4,10 +4,12 @@
 
 import { queryContextText } from '../../core/scopes/api.js';
 import type { Tool } from '../tool.js';
-import { PATH_PROPERTY, SCOPE_PROPERTY, toToolOutcome } from './scope-outcome.js';
+import { PATH_PROPERTY, QUERY_CONTEXT_OUTPUT, SCOPE_PROPERTY, toToolOutcome } from './scope-outcome.js';
+import { READ_ONLY } from './output-schema.js';
 
 export const queryContextTool: Tool = {
   name: 'context.query_context',
+  title: "Read a scope's context",
   description:
     'Retrieve .context.yaml content for a directory scope: summary, files, interfaces, decisions and more. Use filter to request only specific fields; version, scope, fingerprint and last_updated are always included.',
   inputSchema: {
@@ -24,6 +26,8 @@ export const queryContextTool: Tool = {
       path: PATH_PROPERTY,
     },
   },
+  outputSchema: QUERY_CONTEXT_OUTPUT,
+  annotations: READ_ONLY,
   call(args, ctx) {
     return toToolOutcome(queryContextText(ctx.projectRoot, args['scope'], args['filter'], args['path']));
   },

@@ -6,9 +6,39 @@ import { resolveText, validateBudget, validateQuery } from '../../core/cache/api
 import type { Tool } from '../tool.js';
 import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
 import { runTool } from './outcome.js';
+import { arrayOf, COUNT, objectOf, outputSchema, READ_ONLY, STRING } from './output-schema.js';
+
+// The SelectionResult. Open objects: an engine may add documented fields (DESIGN.md
+// "Engine v1"), and a host validating an older schema must still accept the answer.
+const WHY = objectOf({ query_terms: arrayOf(STRING), term_matches: COUNT, total_words: COUNT }, {}, true);
+const DOCUMENT = objectOf(
+  {
+    id: STRING,
+    version: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+    content: STRING,
+    score: { type: 'number', minimum: 0 },
+    tokens: COUNT,
+    why: WHY,
+  },
+  {},
+  true,
+);
+const SELECTION = objectOf(
+  {
+    query: STRING,
+    budget: COUNT,
+    tokens_used: COUNT,
+    documents_considered: COUNT,
+    documents_selected: COUNT,
+    documents_excluded_by_budget: COUNT,
+  },
+  {},
+  true,
+);
 
 export const resolveTool: Tool = {
   name: 'context.resolve',
+  title: 'Resolve context for a query',
   description:
     'Resolve a natural-language query against a pre-built context cache and return a deterministic, explainable set of documents within a token budget.',
   inputSchema: {
@@ -20,6 +50,8 @@ export const resolveTool: Tool = {
       budget: { type: 'integer', minimum: 0, description: 'Maximum token budget' },
     },
   },
+  outputSchema: outputSchema(objectOf({ documents: arrayOf(DOCUMENT), selection: SELECTION }, {}, true)),
+  annotations: READ_ONLY,
   async call(args, ctx) {
     // One event-loop turn first: a watch event for a document rewritten just before this
     // call then reaches the memo before it answers from memory.

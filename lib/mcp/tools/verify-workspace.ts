@@ -5,9 +5,12 @@
 import { verifyOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
 import { ROOT_PROPERTY } from './root-property.js';
+import { DIRECTORY_REPORT, DOCUMENT_REPORT, REFUSAL } from './citation-schemas.js';
+import { outputSchema, READ_ONLY } from './output-schema.js';
 
 export const verifyWorkspaceTool: Tool = {
   name: 'context.verify_workspace',
+  title: 'Verify citations and claims',
   description:
     'Verify every [[vctx:…]] citation and [[vctx-KIND:…]] structure claim against the workspace under root. ' +
     'Give exactly one of in_path (a document, or a directory: every Markdown file under it) and text. ' +
@@ -23,6 +26,8 @@ export const verifyWorkspaceTool: Tool = {
     required: ['root'],
     additionalProperties: false,
   },
+  outputSchema: outputSchema(DOCUMENT_REPORT, DIRECTORY_REPORT, REFUSAL),
+  annotations: READ_ONLY,
   call(args, ctx) {
     const outcome = verifyOutcome(args, { base: ctx.projectRoot });
     return { text: outcome.text, isError: outcome.status !== 'ok' };
