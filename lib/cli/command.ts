@@ -14,6 +14,12 @@ export interface CliIo {
   readonly stdin?: NodeJS.ReadableStream;
   /** Raw standard output stream, for long-running commands (`context mcp`). */
   readonly stdoutStream?: NodeJS.WritableStream;
+  /** Whether stderr is a terminal: only then may a command draw progress on it. */
+  readonly stderrIsTTY?: boolean;
+  /** The terminal's width, when stderr is one. */
+  readonly stderrColumns?: number | undefined;
+  /** A monotonic clock in milliseconds (progress rates); default performance.now. */
+  readonly clock?: () => number;
 }
 
 export interface Command {

@@ -8,6 +8,8 @@ import { parseFlags, required } from '../args.js';
 import type { Command } from '../command.js';
 import { timestamp } from '../clock.js';
 import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ProgressLine } from '../progress-line.js';
 
 export const build: Command = {
   name: 'build',
@@ -17,7 +19,19 @@ export const build: Command = {
     const args = parseFlags(argv, { strings: ['sources', 'cache'], booleans: ['force'] });
     const sources = resolve(io.cwd, required(args, 'sources'));
     const cache = resolve(io.cwd, required(args, 'cache'));
-    const summary = buildCache({ sources, cache, force: args.flags['force'] === true, createdAt: timestamp(io.env) });
+    const createdAt = timestamp(io.env);
+    // Progress only on a terminal: pipes, CI logs and scripts get stderr as before.
+    const progress =
+      io.stderrIsTTY === true
+        ? new ProgressLine({ write: io.stderr, now: io.clock ?? (() => performance.now()), columns: io.stderrColumns })
+        : null;
+    const force = args.flags['force'] === true;
+    let summary;
+    try {
+      summary = buildCache({ sources, cache, force, createdAt, ...(progress === null ? {} : { onProgress: progress.report }) });
+    } finally {
+      progress?.finish();
+    }
     io.stdout(compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n');
     return 0;
   },
