@@ -11,6 +11,8 @@ export type Stats = fs.Stats;
 export const readFile = (path: string): Buffer => fs.readFileSync(path);
 export const readText = (path: string): string => fs.readFileSync(path, 'utf8');
 export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
+/** Writes a new file; fails with EEXIST if anything (even a dangling symlink) is at `path`. */
+export const createFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data, { flag: 'wx' });
 export const lstat = (path: string): fs.Stats => fs.lstatSync(path);
 export const stat = (path: string): fs.Stats => fs.statSync(path);
 export const statOrNull = (path: string): fs.Stats | null => fs.statSync(path, { throwIfNoEntry: false }) ?? null;
