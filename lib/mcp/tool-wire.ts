@@ -1,8 +1,9 @@
 // What tools/list and tools/call put on the wire, by negotiated protocol version. Up to
 // 2025-03-26 a tool is {name, description, inputSchema} and a result {content, isError?},
-// byte for byte as before. From 2025-06-18 (structured tool output) a tool also shows its
-// title, outputSchema and annotations, and a result carries structuredContent: the JSON
-// value of its text, parsed from those very bytes, so the two can never disagree.
+// byte for byte as before (descriptions included). From 2025-06-18 (structured tool
+// output) a tool also shows its title, outputSchema and annotations, and a result carries
+// structuredContent: the JSON value of its text, parsed from those very bytes, so the two
+// can never disagree.
 
 import { parseJson } from '../json.js';
 import type { ProtocolVersion } from './protocol-version.js';
@@ -16,9 +17,18 @@ export function hasStructuredResults(version: ProtocolVersion): boolean {
 
 /** One entry of a tools/list result. */
 export function toolListing(tool: Tool, style: ToolNameStyle, version: ProtocolVersion): Record<string, unknown> {
-  const base = { name: advertisedName(tool.name, style), description: tool.description, inputSchema: tool.inputSchema };
-  if (!hasStructuredResults(version)) return base;
-  return { ...base, title: tool.title, outputSchema: tool.outputSchema, annotations: tool.annotations };
+  const name = advertisedName(tool.name, style);
+  if (!hasStructuredResults(version)) {
+    return { name, description: tool.legacyDescription ?? tool.description, inputSchema: tool.inputSchema };
+  }
+  return {
+    name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations: tool.annotations,
+  };
 }
 
 /** A tools/call result for `outcome`. */

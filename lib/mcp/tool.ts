@@ -42,7 +42,14 @@ export interface Tool {
   readonly name: string;
   /** A short human name hosts show (2025-06-18 `title`). */
   readonly title: string;
+  /** What an agent reads to decide when and how to call the tool (2025-06-18 and later). */
   readonly description: string;
+  /**
+   * The description 2024-11-05 and 2025-03-26 clients get, when it differs: the text their
+   * transcripts recorded before the descriptions were rewritten for agents, kept so those
+   * clients see the same bytes as before.
+   */
+  readonly legacyDescription?: string;
   readonly inputSchema: { readonly type: 'object' } & JsonSchema;
   /** JSON Schema of the text's JSON value: every success and every error shape. */
   readonly outputSchema: { readonly type: 'object' } & JsonSchema;

@@ -146,13 +146,26 @@ t.test('the 2025-06-18 and 2025-11-25 transcripts are the 2025-03-26 one plus th
       const value = parseJson(line) as { result: Record<string, unknown> };
       const r = value.result;
       if (Array.isArray(r['tools'])) {
-        r['tools'] = (r['tools'] as Record<string, unknown>[]).map(({ title: _t, outputSchema: _o, annotations: _a, ...rest }) => rest);
+        // ... and the descriptions rewritten for agents (issue 12 item 9) read as they were.
+        r['tools'] = (r['tools'] as Record<string, unknown>[]).map(({ title: _t, outputSchema: _o, annotations: _a, ...rest }) => {
+          const tool = toolNamed(String(rest['name']));
+          return { ...rest, description: tool?.legacyDescription ?? tool?.description };
+        });
       }
       if (r['protocolVersion'] === v) r['protocolVersion'] = '2025-03-26';
       delete r['structuredContent'];
       t.same(value, parseJson(older[i] ?? ''), `${v} line ${i + 1}: the older reply once the additions are removed`);
     }
   }
+});
+
+t.test('issue 12 item 9: the cache tools tell an agent how to ask', async (t) => {
+  const text = (name: string): string => toolNamed(name)?.description ?? '';
+  t.match(text('context.resolve'), /Call context\.list_caches first/, 'resolve: list caches first');
+  t.match(text('context.resolve'), /few distinctive keywords/, 'resolve: short keyword queries (v0)');
+  t.match(text('context.resolve'), /budget is the most tokens .* ceil\(UTF-8 bytes \/ 4\)/, 'resolve: what a budget means');
+  t.match(text('context.list_caches'), /Call this first/, 'list_caches: the first call');
+  t.match(text('context.inspect_cache'), /name from context\.list_caches/, 'inspect_cache: where names come from');
 });
 
 t.test('the schemas are not vacuous: wrong answers fail them', async (t) => {

@@ -25,16 +25,21 @@ function toolNameStyle(value: string | undefined): ToolNameStyle {
 export const mcp: Command = {
   name: 'mcp',
   summary: 'Run the MCP stdio server (context.resolve, context.list_caches, context.inspect_cache, ...)',
-  usage: [
-    'context mcp [--cache-root DIR] [--tool-names dotted|underscore]',
-    '',
-    '  Serves MCP (JSON-RPC 2.0, one message per line) on stdin/stdout until stdin closes.',
-    '  --cache-root DIR   directory whose subdirectories are the caches; default:',
-    '                     $CONTEXT_CACHE_ROOT, else ~/.context/caches',
-    '  --tool-names       dotted (default): tools/list advertises context.resolve ...;',
-    '                     underscore: context_resolve ... (for hosts that reject dots).',
-    '                     tools/call accepts both forms either way.',
-  ].join('\n'),
+  usage: 'context mcp [--cache-root DIR] [--tool-names dotted|underscore]',
+  help: {
+    about:
+      'Runs the MCP server on stdin and stdout (JSON-RPC 2.0, one message per line) until stdin closes; MCP hosts start it. Its tools answer with exactly what the matching CLI commands print: context.resolve, context.list_caches and context.inspect_cache over the caches under the cache root; context.cite, context.claim and context.verify_workspace; context.list_contexts, context.check_freshness and context.query_context over the working directory. Diagnostics go to stderr.',
+    options: [
+      ['--cache-root DIR', 'The folder whose subdirectories are the caches tools may read. Default: $CONTEXT_CACHE_ROOT, else ~/.context/caches.'],
+      ['--tool-names dotted|underscore', 'dotted (default): tools/list shows context.resolve and so on; underscore: context_resolve and so on, for hosts that accept only [a-zA-Z0-9_-] in tool names. tools/call accepts both spellings either way.'],
+    ],
+    examples: [
+      'context mcp --cache-root ~/.context/caches',
+      'context mcp --tool-names underscore --cache-root ./caches',
+    ],
+    output:
+      'stdout carries protocol messages only. Exit 0 when stdin ends (or stdout closes), 1 when stdin fails or for a bad command line.',
+  },
   async run(argv, io) {
     const args = parseFlags(argv, { strings: ['cache-root', 'tool-names'] });
     const toolNames = toolNameStyle(args.values['tool-names']);

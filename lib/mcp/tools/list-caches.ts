@@ -11,6 +11,9 @@ export const listCachesTool: Tool = {
   name: 'context.list_caches',
   title: 'List context caches',
   description:
+    'List the context caches this server can read: each subdirectory of its cache root (path), with whether it holds a manifest.json. ' +
+    'Call this first: a path it returns is the cache argument of context.resolve and context.inspect_cache. Takes no arguments.',
+  legacyDescription:
     'List the context caches under the server\'s cache root: each immediate subdirectory, with whether it holds a manifest.json. Takes no arguments.',
   inputSchema: { type: 'object', properties: {} },
   outputSchema: outputSchema(objectOf({ caches: arrayOf(objectOf({ path: STRING, has_manifest: BOOLEAN })) })),

@@ -40,6 +40,14 @@ export const resolveTool: Tool = {
   name: 'context.resolve',
   title: 'Resolve context for a query',
   description:
+    'Select from a pre-built context cache the documents that best match a query and fit a token budget, each with why it was chosen. ' +
+    'Call context.list_caches first: cache is one of the names it returns. ' +
+    'Ask with a few distinctive keywords ("rollback deployment"), not a sentence: the v0 engine scores a document by the share of its words ' +
+    'that equal a query word (whole words, lowercased, punctuation kept, no stemming), so the common words of a sentence (the, to, how) ' +
+    'would match everywhere and outweigh the ones that matter. ' +
+    'budget is the most tokens the returned documents may use together, a token being ceil(UTF-8 bytes / 4) of a document\'s content: ' +
+    'whole documents only, best score first, skipping any that does not fit. Same cache, query and budget: the same answer, byte for byte.',
+  legacyDescription:
     'Resolve a natural-language query against a pre-built context cache and return a deterministic, explainable set of documents within a token budget.',
   inputSchema: {
     type: 'object',
