@@ -97,6 +97,11 @@ function write(value: Json, indent: string | null, depth: string): string {
   return '{' + open + parts.join(sep) + close + '}';
 }
 
+/** One JSON string literal (for writers that assemble large, flat texts themselves). */
+export function jsonString(s: string): string {
+  return writeString(s);
+}
+
 /** Compact JSON, keys in insertion order (serde_json::to_string of a struct). */
 export function compact(value: Json): string {
   return write(value, null, '');

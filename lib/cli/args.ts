@@ -9,11 +9,14 @@ export interface FlagSpec {
   readonly strings?: readonly string[];
   /** Flags that take no value. */
   readonly booleans?: readonly string[];
+  /** Flags that take a value and may be given several times (kept in order). */
+  readonly lists?: readonly string[];
 }
 
 export type ParsedFlags = {
   readonly values: Readonly<Record<string, string | undefined>>;
   readonly flags: Readonly<Record<string, boolean>>;
+  readonly lists: Readonly<Record<string, readonly string[]>>;
 };
 
 /**
@@ -21,7 +24,8 @@ export type ParsedFlags = {
  * (`--budget -1`, `--query -x`): the token after a string flag is always its value.
  */
 export function parseFlags(argv: readonly string[], spec: FlagSpec): ParsedFlags {
-  const strings = new Set(spec.strings ?? []);
+  const strings = new Set([...(spec.strings ?? []), ...(spec.lists ?? [])]);
+  const listNames = new Set(spec.lists ?? []);
   const booleans = new Set(spec.booleans ?? []);
   // minimist would read a leading "-" value as a flag; bind such values with "=" first.
   const bound: string[] = [];
@@ -45,7 +49,14 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): ParsedFlags
     },
   });
   const values: Record<string, string | undefined> = {};
+  const lists: Record<string, string[]> = {};
+  for (const name of listNames) {
+    if (bound.includes(`--${name}`)) throw new UsageError(`--${name} needs a value`);
+    const v: unknown = parsed[name];
+    lists[name] = v === undefined || !bound.some((a) => a.startsWith(`--${name}=`)) ? [] : (Array.isArray(v) ? v : [v]).map(String);
+  }
   for (const name of strings) {
+    if (listNames.has(name)) continue;
     const v: unknown = parsed[name];
     if (Array.isArray(v)) throw new UsageError(`--${name} given more than once`);
     // minimist sets "" for a string flag that is absent; tell "absent" from "empty" by argv.
@@ -55,7 +66,7 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): ParsedFlags
   }
   const flags: Record<string, boolean> = {};
   for (const name of booleans) flags[name] = parsed[name] === true;
-  return { values, flags };
+  return { values, flags, lists };
 }
 
 /** The value of a required string flag, or a usage error naming it. */

@@ -5,20 +5,37 @@
 import * as fs from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
 
-export type Dirent = fs.Dirent;
+export type Dirent<Name extends string | Buffer = string> = fs.Dirent<Name>;
 export type Stats = fs.Stats;
+export type BigIntStats = fs.BigIntStats;
 
 export const readFile = (path: string): Buffer => fs.readFileSync(path);
 export const readText = (path: string): string => fs.readFileSync(path, 'utf8');
 export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
 /** Writes a new file; fails with EEXIST if anything (even a dangling symlink) is at `path`. */
 export const createFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data, { flag: 'wx' });
+/** Replaces a file atomically: writes a temporary sibling, then renames it over `path`. */
+export function replaceFile(path: string, data: string | Uint8Array): void {
+  const temp = `${path}.tmp`;
+  fs.rmSync(temp, { force: true });
+  try {
+    fs.writeFileSync(temp, data, { flag: 'wx' });
+    fs.renameSync(temp, path);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
+}
 export const lstat = (path: string): fs.Stats => fs.lstatSync(path);
 export const stat = (path: string): fs.Stats => fs.statSync(path);
 export const statOrNull = (path: string): fs.Stats | null => fs.statSync(path, { throwIfNoEntry: false }) ?? null;
+/** Stat with nanosecond times (BigInt), or null when absent; follows symlinks. */
+export const statBigOrNull = (path: string): fs.BigIntStats | null => fs.statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
 export const lstatOrNull = (path: string): fs.Stats | null => fs.lstatSync(path, { throwIfNoEntry: false }) ?? null;
 export const readDir = (path: string): fs.Dirent[] => fs.readdirSync(path, { withFileTypes: true });
 export const readDirNames = (path: string): string[] => fs.readdirSync(path);
+/** Entries with their names as raw bytes (a name need not be valid UTF-8). */
+export const readDirRaw = (path: string): fs.Dirent<Buffer>[] => fs.readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
 export const mkdir = (path: string): void => void fs.mkdirSync(path, { recursive: true });
 export const makeTempDir = (prefix: string): string => fs.mkdtempSync(prefix);
 export const rename = (from: string, to: string): void => fs.renameSync(from, to);
@@ -26,6 +43,22 @@ export const removeTree = (path: string): void => fs.rmSync(path, { recursive: t
 export const realPath = (path: string): string => fs.realpathSync(path);
 export const exists = (path: string): boolean => fs.existsSync(path);
 export { isAscii, isUtf8 };
+
+/** An open file for positioned reads (a cache's pack, read while its directory may be swapped). */
+export const openRead = (path: string): number => fs.openSync(path, 'r');
+export const closeFile = (fd: number): void => fs.closeSync(fd);
+/** Exactly `length` bytes at `position`, or an EIO-coded error if the file is shorter. */
+export function readAt(fd: number, length: number, position: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, buf, done, length - done, position + done);
+    if (n === 0) throw Object.assign(new Error('file is shorter than expected'), { code: 'ESHORT' });
+    done += n;
+  }
+  return buf;
+}
+export const fstat = (fd: number): fs.Stats => fs.fstatSync(fd);
 
 /** Watches a directory for any change; the watcher never keeps the process alive. */
 export function watchDir(path: string, onChange: () => void): { close(): void } {

@@ -99,7 +99,7 @@ t.test('cli_spec.md "Exit Codes" 1: usage errors', async (t) => {
     const r = await run(argv, { cwd: dir });
     t.equal(r.code, 1, argv.join(' '));
     t.equal(r.out, '', `${argv.join(' ')}: nothing on stdout`);
-    t.match(r.err, /\nusage: context build --sources DIR --cache OUT \[--force\]\n$/, `${argv.join(' ')}: usage line`);
+    t.match(r.err, /\nusage: context build --sources DIR --cache OUT \[--force\] \[--engine v0\|v1\]\n[^]*docs\/engine\.md\)\n$/, `${argv.join(' ')}: usage line`);
   }
   t.same(readdirSync(dir), ['docs'], 'nothing was built');
 });

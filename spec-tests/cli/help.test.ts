@@ -1,8 +1,8 @@
 // Checks issue 12 item 9 "Help that helps: `context help COMMAND` and `COMMAND --help`
 // explain every option with an example": for every command both spellings print the same
 // help on stdout (exit 0); every option of the usage line is explained, and appears in at
-// least one example; every example calls the command it documents; no line runs past 88
-// columns unless a single word is longer.
+// least one example; every example calls the command it documents; no prose line runs past
+// 88 columns unless a single word is longer.
 import t from 'tap';
 import { main } from '../../lib/cli/main.js';
 import type { CliIo } from '../../lib/cli/command.js';
@@ -39,8 +39,10 @@ t.test('every command: help COMMAND = COMMAND --help, every option explained and
       t.ok(example.replace(/^([A-Z_]+=\S+ )+/, '').startsWith(invocation), `${command.name}: example "${example}" calls it`);
     }
     t.match(viaHelp.out, /\n\nexamples:\n {2}context /, `${command.name}: an examples section`);
+    // Prose is wrapped; the usage line and the examples are printed as they must be typed.
+    const verbatim = new Set([...command.usage.split('\n').map((l, i) => (i === 0 ? `usage: ${l}` : l)), ...command.help.examples.map((e) => `  ${e}`)]);
     for (const line of viaHelp.out.split('\n')) {
-      if (line.length > 88) t.notMatch(line.trim(), / /, `${command.name}: only an unbreakable word may pass 88 columns: ${line}`);
+      if (line.length > 88 && !verbatim.has(line)) t.notMatch(line.trim(), / /, `${command.name}: only an unbreakable word may pass 88 columns: ${line}`);
     }
   }
 });

@@ -136,6 +136,8 @@ t.test('every tool through the SDK: structuredContent validated by the SDK, equa
       ['context.check_freshness', { scope: 'nowhere', path: project }, true],
       ['context.query_context', { scope: 'src/core', filter: ['summary'], path: project }, false],
       ['context.query_context', { scope: 'broken', path: project }, true],
+      ['context.status', { cache: 'minimal' }, false],
+      ['context.status', { cache: 'nope' }, true],
     ];
     const called = new Set<string>();
     for (const [name, args, isError] of calls) {

@@ -23,8 +23,9 @@ function validatorsFor(ajv: { compile(schema: object): ValidateFunction }): Map<
   return new Map(TOOLS.map((tool) => [tool.name, ajv.compile(tool.outputSchema)]));
 }
 // strict: unknown keywords, ignored types and "required" keys without a property all throw.
-const draft07 = validatorsFor(new Ajv({ strict: true, strictRequired: true, allErrors: true }));
-const draft2020 = validatorsFor(new Ajv2020({ strict: true, strictRequired: true, allErrors: true }));
+// allowUnionTypes: `type: ["string","null"]` is standard JSON Schema; strict mode only asks to opt in.
+const draft07 = validatorsFor(new Ajv({ strict: true, strictRequired: true, allowUnionTypes: true, allErrors: true }));
+const draft2020 = validatorsFor(new Ajv2020({ strict: true, strictRequired: true, allowUnionTypes: true, allErrors: true }));
 
 function toolNamed(name: string): Tool | undefined {
   return TOOLS.find((tool) => tool.name === name || underscoreName(tool.name) === name);

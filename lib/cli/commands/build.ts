@@ -1,54 +1,138 @@
-// `context build --sources DIR --cache OUT [--force]`: compiles DIR's Markdown into a cache.
-// created_at comes from SOURCE_DATE_EPOCH when set (reproducible builds), else the clock;
-// stdout gets one JSON line naming the cache_version and document count.
+// `context build --sources DIR --cache OUT [--force] [--engine v0|v1] [v1 options]`: compiles
+// DIR's documents into a cache. v0 (the default, the seeds' byte-exact contract) takes every
+// *.md; v1 writes cache format 2 (an index inside the cache, sections, real trees). stdout
+// gets one JSON line; created_at comes from SOURCE_DATE_EPOCH when set, else the clock.
 
-import { compact } from '../../json.js';
-import { buildCache } from '../../core/cache/api.js';
-import { parseFlags, required } from '../args.js';
-import type { Command } from '../command.js';
-import { timestamp } from '../clock.js';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { compact } from '../../json.js';
+import { buildCache, buildCacheV1 } from '../../core/cache/api.js';
+import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
+import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
+import { parseFlags, required } from '../args.js';
+import { UsageError, type Command } from '../command.js';
+import { timestamp } from '../clock.js';
 import { ProgressLine } from '../progress-line.js';
+
+const ENGINES = ['v0', 'v1'] as const;
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw new UsageError(`--${flag} must be ${allowed.join(' or ')}, not "${value}"`);
+  return found;
+}
 
 export const build: Command = {
   name: 'build',
-  summary: 'Build a context cache from the *.md files under a directory',
-  usage: 'context build --sources DIR --cache OUT [--force]',
+  summary: 'Build a context cache from a directory of Markdown (engine v0 by default, or v1)',
+  usage: [
+    'context build --sources DIR --cache OUT [--force] [--engine v0|v1]',
+    '              [--granularity file|section] [--tokenizer bytes4|o200k_base|cl100k_base]',
+    '              [--include GLOB]... [--exclude GLOB]...',
+    '  (--engine v0, the default, is the v0 cache byte for byte with the reference; the other',
+    '   options need --engine v1: ranked Markdown/MDX with an index and sections. docs/engine.md)',
+  ].join('\n'),
   help: {
     about:
-      'Compiles every *.md file under a directory into an immutable, content-addressed context cache that resolve, inspect, verify and the MCP server read. Everything is read and checked before the first byte is written; the cache appears at once (written beside it, then renamed), so a failed build leaves nothing behind. When stderr is a terminal a progress line is shown there. SOURCE_DATE_EPOCH (seconds) sets the manifest\'s created_at, for byte-identical rebuilds.',
+      'Compiles the Markdown under a directory into an immutable, content-addressed context cache that resolve, inspect, verify, status and the MCP server read. ' +
+      'Everything is read and checked before the cache is written; it appears at once (written beside it, then renamed), so a failed build leaves nothing behind. ' +
+      'Engine v0 (the default) is the Context Engine v0 cache, byte for byte with its reference: every *.md file, whole. ' +
+      'Engine v1 writes cache format 2: Markdown and MDX, .gitignore honoured, an index inside the cache, BM25 ranking with stemming, optional sections and exact token counts (docs/engine.md); ' +
+      'a --force rebuild of a v1 cache reuses what did not change. ' +
+      'When stderr is a terminal a progress line is shown there. SOURCE_DATE_EPOCH (seconds) sets the manifest\'s created_at, for byte-identical rebuilds.',
     options: [
-      ['--sources DIR', 'The folder to compile: every file whose name ends in ".md" (case-sensitive), at any depth, walked in byte order of names; symlinked files are read, symlinked folders are not entered. Relative to the working directory.'],
+      ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx and .markdown files, skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read, symlinked folders are not entered.'],
       ['--cache OUT', 'Where to write the cache (a new directory; its parent is created). Refused if OUT exists, unless --force.'],
       ['--force', 'Replace an existing cache at OUT. The old one stays in place until the new one is complete, and is put back if the swap fails.'],
+      ['--engine v0|v1', 'v0 (default): the seeds\' byte-exact cache, scored by the share of a document\'s words that equal a query word. v1: ranked retrieval with an index (cache format 2); needed by every option below.'],
+      ['--granularity file|section', 'v1: what a selection holds: whole files (default) or the sections between headings, addressed path#slug.'],
+      ['--tokenizer bytes4|o200k_base|cl100k_base', 'v1: how tokens are counted for budgets, once, at build time: bytes4 (default) = ceil(UTF-8 bytes / 4), an estimate; o200k_base and cl100k_base count OpenAI\'s encodings exactly.'],
+      ['--include GLOB', 'v1, repeatable: keep only files whose path under --sources matches (picomatch globs: guide/**, **/*.mdx).'],
+      ['--exclude GLOB', 'v1, repeatable: drop the files and folders that match (drafts/, **/CHANGELOG.md).'],
     ],
     examples: [
       'context build --sources ./docs --cache ./caches/docs',
       'context build --sources ./docs --cache ./caches/docs --force',
       'SOURCE_DATE_EPOCH=0 context build --sources ./docs --cache /tmp/docs-cache',
+      'context build --engine v1 --granularity section --sources ./docs --cache ./caches/docs-v1',
+      'context build --engine v1 --tokenizer o200k_base --include "guide/**" --exclude drafts/ --sources ./docs --cache ./caches/guide',
     ],
     output:
-      'stdout: {"cache_version":"sha256:...","document_count":N}. Exit 0; 5 when a source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, or the disk fails; 1 usage.',
+      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged and the files it skipped, with why). ' +
+      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, or the disk fails; 1 usage (v1 options without --engine v1).',
   },
-  run(argv, io) {
-    const args = parseFlags(argv, { strings: ['sources', 'cache'], booleans: ['force'] });
+  async run(argv, io) {
+    const args = parseFlags(argv, {
+      strings: ['sources', 'cache', 'engine', 'granularity', 'tokenizer'],
+      booleans: ['force'],
+      lists: ['include', 'exclude'],
+    });
     const sources = resolve(io.cwd, required(args, 'sources'));
     const cache = resolve(io.cwd, required(args, 'cache'));
+    const engine = oneOf('engine', args.values['engine'], ENGINES, 'v0');
+    const granularity: Granularity = oneOf('granularity', args.values['granularity'], GRANULARITIES, 'file');
+    const tokenizerValue = args.values['tokenizer'];
+    if (tokenizerValue !== undefined && !isTokenizerName(tokenizerValue)) {
+      throw new UsageError(`--tokenizer must be ${TOKENIZERS.join(', ')}, not "${tokenizerValue}"`);
+    }
+    const tokenizer: TokenizerName = tokenizerValue ?? 'bytes4';
+    const include = args.lists['include'] ?? [];
+    const exclude = args.lists['exclude'] ?? [];
+    const force = args.flags['force'] === true;
     const createdAt = timestamp(io.env);
     // Progress only on a terminal: pipes, CI logs and scripts get stderr as before.
     const progress =
       io.stderrIsTTY === true
         ? new ProgressLine({ write: io.stderr, now: io.clock ?? (() => performance.now()), columns: io.stderrColumns })
         : null;
-    const force = args.flags['force'] === true;
+    const onProgress = progress === null ? {} : { onProgress: progress.report };
+    if (engine === 'v0') {
+      const v1Only = [
+        args.values['granularity'] !== undefined ? '--granularity' : null,
+        tokenizer !== 'bytes4' ? '--tokenizer' : null,
+        include.length > 0 ? '--include' : null,
+        exclude.length > 0 ? '--exclude' : null,
+      ].filter((f) => f !== null);
+      if (v1Only.length > 0) throw new UsageError(`${v1Only.join(', ')} need --engine v1 (v0's cache format has no options)`);
+      let summary;
+      try {
+        summary = buildCache({ sources, cache, force, createdAt, ...onProgress });
+      } finally {
+        progress?.finish();
+      }
+      io.stdout(compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n');
+      return 0;
+    }
     let summary;
     try {
-      summary = buildCache({ sources, cache, force, createdAt, ...(progress === null ? {} : { onProgress: progress.report }) });
+      summary = await buildCacheV1({
+        sources,
+        cache,
+        force,
+        createdAt,
+        options: { granularity, tokenizer, include, exclude },
+        threads: availableParallelism(),
+        ...onProgress,
+      });
     } finally {
       progress?.finish();
     }
-    io.stdout(compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n');
+    io.stdout(
+      compact({
+        cache_version: summary.cacheVersion,
+        document_count: summary.documentCount,
+        engine: 'v1',
+        granularity,
+        tokenizer,
+        units: summary.unitCount,
+        reused: summary.reused,
+        analyzed: summary.analyzed,
+        unchanged: summary.unchanged,
+        skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+      }) + '\n',
+    );
     return 0;
   },
 };

@@ -15,6 +15,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'inspect', load: async () => (await import('./inspect.js')).inspect },
   { name: 'verify', load: async () => (await import('./verify.js')).verify },
   { name: 'list-caches', load: async () => (await import('./list-caches.js')).listCaches },
+  { name: 'status', load: async () => (await import('./status.js')).status },
   { name: 'mcp', load: async () => (await import('./mcp.js')).mcp },
   { name: 'cite', load: async () => (await import('./cite.js')).cite },
   { name: 'claim', load: async () => (await import('./claim.js')).claim },

@@ -1,6 +1,7 @@
 // `context verify --cache C [--format pretty|json]`: every integrity check by name. The
 // report is printed either way; exit 0 only when every check holds, else 5 (cache_invalid).
 
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { exitCodeOf } from '../../errors.js';
 import { verifyText } from '../../core/cache/api.js';
@@ -26,10 +27,10 @@ export const verify: Command = {
     output:
       'stdout: {"cache_version","valid","checks":[{"name","ok","problems"}]} (the report, even when a check fails). Exit 0 when every check held; 5 when one failed (stderr names them); 4 when DIR does not exist; 1 usage.',
   },
-  run(argv, io) {
+  async run(argv, io) {
     const args = parseFlags(argv, { strings: ['cache', 'format'] });
     const cache = resolve(io.cwd, required(args, 'cache'));
-    const { text, report } = verifyText(cache, formatFlag(args.values['format'], 'pretty'));
+    const { text, report } = await verifyText(cache, formatFlag(args.values['format'], 'pretty'), availableParallelism());
     io.stdout(text + '\n');
     if (!report.valid) {
       const failed = report.checks.filter((c) => !c.ok).map((c) => c.name);

@@ -4,16 +4,18 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { selectDocuments } from '../selection/select.js';
+import { format2Manifest, openEngine, openEngineParallel, type BudgetScope } from '../engine/engine.js';
+import { verifyV1, type V1VerifyReport } from '../engine/v1/verify.js';
+import { requireCacheDir } from './check.js';
 import { queryTerms } from '../selection/text.js';
 import { inspectCache, inspectJson } from './inspect.js';
 import { listCaches, listingJson } from './list.js';
-import { loadCache, loadCacheParallel } from './load.js';
 import type { CacheMemo } from './memo.js';
 import { verifyCache, verifyReportJson, type VerifyReport } from './verify.js';
 
 export { locateCache } from './locate.js';
 export { buildCache, type BuildOptions, type BuildSummary } from './build.js';
+export { buildCacheV1, type V1BuildOptions, type V1BuildSummary } from '../engine/v1/build.js';
 export { CacheMemo } from './memo.js';
 
 export type OutputFormat = 'json' | 'pretty';
@@ -49,18 +51,31 @@ export function validateQuery(query: unknown): string {
 }
 
 /** `context resolve` stdout: the SelectionResult JSON + "\n". */
+/** `budget_scope`: "content" (the default, v0's rule) or "answer" (v1 caches), else invalid_budget. */
+export function validateBudgetScope(scope: unknown): BudgetScope {
+  if (scope === undefined || scope === 'content') return 'content';
+  if (scope === 'answer') return 'answer';
+  throw new ContextError('invalid_budget', 'budget scope must be content or answer');
+}
+
 export function resolveText(
   cacheDir: string,
   query: unknown,
   budget: unknown,
   format: OutputFormat = 'json',
   memo?: CacheMemo,
+  scope: BudgetScope = 'content',
 ): string {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const terms = queryTerms(q);
-  const cache = memo === undefined ? loadCache(cacheDir, { terms }) : memo.get(cacheDir, terms);
-  return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
+  if (memo !== undefined) return render(memo.get(cacheDir, terms).resolve(q, b, scope), format) + '\n';
+  const engine = openEngine(cacheDir, terms);
+  try {
+    return render(engine.resolve(q, b, scope), format) + '\n';
+  } finally {
+    engine.close();
+  }
 }
 
 /**
@@ -73,11 +88,16 @@ export async function resolveTextParallel(
   budget: unknown,
   format: OutputFormat,
   threads: number,
+  scope: BudgetScope = 'content',
 ): Promise<string> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
-  const cache = await loadCacheParallel(cacheDir, { terms: queryTerms(q), threads });
-  return render(selectDocuments(cache.documents, q, b, cache.countWords), format) + '\n';
+  const engine = await openEngineParallel(cacheDir, queryTerms(q), threads);
+  try {
+    return render(engine.resolve(q, b, scope), format) + '\n';
+  } finally {
+    engine.close();
+  }
 }
 
 /** Inspect result JSON (seed 004 field order), without trailing newline. */
@@ -91,7 +111,12 @@ export function listCachesText(root: string): string {
 }
 
 /** The verify report text (no trailing newline) and whether every check held. */
-export function verifyText(cacheDir: string, format: OutputFormat = 'pretty'): { text: string; report: VerifyReport } {
-  const report = verifyCache(cacheDir);
+export async function verifyText(
+  cacheDir: string,
+  format: OutputFormat = 'pretty',
+  threads = 1,
+): Promise<{ text: string; report: VerifyReport | V1VerifyReport }> {
+  requireCacheDir(cacheDir);
+  const report = format2Manifest(cacheDir) !== null ? await verifyV1(cacheDir, threads) : verifyCache(cacheDir);
   return { text: render(verifyReportJson(report), format), report };
 }

@@ -1,14 +1,16 @@
-// Keeps verified, loaded caches in memory for a long-running process (the MCP server), and
-// notices when their files change: a directory watch marks an entry dirty, and a cheap stat
-// stamp of manifest.json, index.json and documents/ (and, when a watch could not be set up,
-// of every file in documents/) is compared on every use. Either sign of change means a full
+// Keeps verified, loaded caches (engines) in memory for a long-running process (the MCP
+// server), and notices when their files change: a directory watch marks an entry dirty, and
+// a cheap stat stamp of manifest.json, index.json and documents/ (v0), index.bin and
+// documents.pack (v1) (and, when a watch could not be set up, of every file in documents/)
+// is compared on every use. Either sign of change means a full
 // reload, so an answer is always the one the bytes on disk give.
 
 import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
 import * as fs from '../fs.js';
 import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from './format.js';
-import { loadCache, type LoadedCache } from './load.js';
+import { INDEX_FILE as V1_INDEX_FILE, PACK_FILE } from '../engine/v1/manifest.js';
+import { openEngine, type Engine } from '../engine/engine.js';
 import { requireCacheDir } from './check.js';
 import { fromOsError } from '../../errors.js';
 
@@ -16,14 +18,14 @@ interface Entry {
   readonly stamp: string;
   /** The stamp covers every document file (no directory watch to catch in-place rewrites). */
   readonly deep: boolean;
-  readonly cache: LoadedCache;
+  readonly cache: Engine;
   dirty: boolean;
   readonly watchers: { close(): void }[];
 }
 
 function stampOf(dir: string, deep: boolean): string {
   const parts: string[] = [];
-  const names: string[] = [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR];
+  const names: string[] = [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR, V1_INDEX_FILE, PACK_FILE];
   if (deep) {
     try {
       for (const name of fs.readDirNames(join(dir, DOCUMENTS_DIR)).sort(compareBytes)) names.push(join(DOCUMENTS_DIR, name));
@@ -58,7 +60,7 @@ export class CacheMemo {
    * The loaded cache at `dir`, reloaded (and re-verified) if anything changed. `terms` are
    * counted during a (re)load, saving the first query a second pass.
    */
-  get(dir: string, terms: readonly string[] = []): LoadedCache {
+  get(dir: string, terms: readonly string[] = []): Engine {
     requireCacheDir(dir); // a file or an absent path is cache_missing, as for the CLI
     const hit = this.entries.get(dir);
     if (hit !== undefined && !hit.dirty && hit.stamp === safeStampOf(dir, hit.deep)) {
@@ -84,9 +86,9 @@ export class CacheMemo {
     // Without both watches, a document rewritten in place shows only in its own stat.
     const deep = watchers.length < 2;
     const stamp = safeStampOf(dir, deep);
-    let cache: LoadedCache;
+    let cache: Engine;
     try {
-      cache = loadCache(dir, { terms });
+      cache = openEngine(dir, terms);
     } catch (err) {
       for (const w of watchers) w.close();
       throw err;
@@ -105,6 +107,7 @@ export class CacheMemo {
     const e = this.entries.get(dir);
     if (e === undefined) return;
     for (const w of e.watchers) w.close();
+    e.cache.close();
     this.entries.delete(dir);
   }
 

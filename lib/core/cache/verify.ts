@@ -26,7 +26,11 @@ export function verifyCache(dir: string): VerifyReport {
   };
 }
 
-export function verifyReportJson(report: VerifyReport): Json {
+export function verifyReportJson(report: {
+  readonly cacheVersion: string;
+  readonly valid: boolean;
+  readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly problems: readonly string[] }[];
+}): Json {
   return {
     cache_version: report.cacheVersion,
     valid: report.valid,

@@ -10,6 +10,7 @@ import { verifyWorkspaceTool } from './verify-workspace.js';
 import { checkFreshnessTool } from './check-freshness.js';
 import { listContextsTool } from './list-contexts.js';
 import { queryContextTool } from './query-context.js';
+import { statusTool } from './status.js';
 
 export const TOOLS: readonly Tool[] = [
   // The seed tools first (seed 000's table order).
@@ -22,4 +23,5 @@ export const TOOLS: readonly Tool[] = [
   listContextsTool,
   checkFreshnessTool,
   queryContextTool,
+  statusTool,
 ];

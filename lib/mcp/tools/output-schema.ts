@@ -1,6 +1,6 @@
 // Building blocks of the tools' output schemas (JSON Schema, the keywords draft-07 and
-// 2020-12 share: type, properties, required, additionalProperties, items, enum, const,
-// minimum, pattern, oneOf). Every schema names each key its answer can carry; closed shapes
+// 2020-12 share: type (a name or a list), properties, required, additionalProperties,
+// items, enum, const, minimum, pattern, oneOf). Every schema names each key its answer can carry; closed shapes
 // say additionalProperties: false, while the resolve answer stays open for documented additions.
 
 import { ERROR_TABLE, type ErrorCode } from '../../errors.js';
@@ -12,6 +12,8 @@ export const BOOLEAN = { type: 'boolean' } as const;
 export const COUNT = { type: 'integer', minimum: 0 } as const;
 
 export const stringEnum = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
+/** A value of `type`, or null. */
+export const orNull = (type: 'string' | 'boolean'): JsonSchema => ({ type: [type, 'null'] });
 export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
 /**

@@ -2,7 +2,7 @@
 // `context resolve --cache C --query Q --budget B` stdout, trailing "\n" included.
 // Checks run in the CLI's order (budget, query, then the cache), so both faces fail alike.
 
-import { resolveText, validateBudget, validateQuery } from '../../core/cache/api.js';
+import { resolveText, validateBudget, validateBudgetScope, validateQuery } from '../../core/cache/api.js';
 import type { Tool } from '../tool.js';
 import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
 import { runTool } from './outcome.js';
@@ -56,6 +56,12 @@ export const resolveTool: Tool = {
       cache: CACHE_PROPERTY,
       query: { type: 'string', description: 'Natural-language query' },
       budget: { type: 'integer', minimum: 0, description: 'Maximum token budget' },
+      budget_scope: {
+        type: 'string',
+        enum: ['content', 'answer'],
+        description:
+          'What the budget bounds (v1 caches): "content" (default) counts the selected documents\' contents; "answer" counts the whole returned text, exactly, in the cache\'s tokenizer',
+      },
     },
   },
   outputSchema: outputSchema(objectOf({ documents: arrayOf(DOCUMENT), selection: SELECTION }, {}, true)),
@@ -67,8 +73,9 @@ export const resolveTool: Tool = {
     return runTool(() => {
       const budget = validateBudget(args['budget']);
       const query = validateQuery(args['query']);
+      const scope = validateBudgetScope(args['budget_scope']);
       const dir = cacheDirOf(args['cache'], ctx);
-      return resolveText(dir, query, budget, 'json', ctx.memo);
+      return resolveText(dir, query, budget, 'json', ctx.memo, scope);
     });
   },
 };

@@ -1,0 +1,265 @@
+// Counts a build's terms per unit and field, fast: raw tokens are interned by their
+// characters (no string per occurrence), and each distinct raw token is analyzed once
+// (`termsOfToken`). ASCII text is scanned by a char-code loop that finds exactly the raw
+// tokens the analyzer's Unicode regex finds; other text goes through that regex. Term ids
+// are local to one counter (one build thread); the index builder maps them to the cache's.
+
+import { forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
+
+/** Index fields, in the fixed order scores are summed in and the index stores them. */
+export const FIELDS = ['body', 'headings', 'title', 'path'] as const;
+export type FieldName = (typeof FIELDS)[number];
+export const FIELD_COUNT = FIELDS.length;
+
+/** The terms of one unit: local term ids, and per term its frequency in each field. */
+export interface UnitTerms {
+  readonly termIds: Uint32Array;
+  /** FIELD_COUNT frequencies per term, in `termIds` order. */
+  readonly tfs: Uint32Array;
+  /** Term occurrences per field (the unit's field lengths). */
+  readonly lengths: readonly number[];
+}
+
+// ASCII classes: letters and digits make runs; . _ - join two runs.
+const ALNUM = new Uint8Array(128);
+for (let c = 0x30; c <= 0x39; c++) ALNUM[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) ALNUM[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) ALNUM[c] = 1;
+const JOIN = new Uint8Array(128);
+JOIN[0x2e] = 1; // .
+JOIN[0x5f] = 1; // _
+JOIN[0x2d] = 1; // -
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+export class TermCounter {
+  /** Local term id -> term. */
+  readonly terms: string[] = [];
+  private readonly termIds = new Map<string, number>();
+
+  // Raw-token interner: open addressing over (hash, chars); values are raw ids.
+  private table = new Int32Array(1 << 12).fill(-1);
+  private rawStart: Uint32Array = new Uint32Array(1 << 11);
+  private rawLength: Uint32Array = new Uint32Array(1 << 11);
+  private rawHash: Int32Array = new Int32Array(1 << 11);
+  private rawTerms: (readonly number[])[] = [];
+  /** The raw token's one term id, or -1 when it has none or several (see rawTerms). */
+  private rawSingle: Int32Array = new Int32Array(1 << 11);
+  private pool: Uint16Array = new Uint16Array(1 << 16);
+  private poolUsed = 0;
+  /** The token being looked up (ASCII path: up to MAX_TOKEN_LENGTH + 1 chars are kept). */
+  private scratch = new Uint16Array(MAX_TOKEN_LENGTH + 1);
+
+  // The unit being counted: FIELD_COUNT frequencies per local term id, and which ids.
+  private tf: Uint32Array = new Uint32Array(1 << 12);
+  /** Per term id: 1 + the number of the unit that last counted it (0 = never). */
+  private seen: Uint32Array = new Uint32Array(1 << 10);
+  private unit = 1;
+  private touched: number[] = [];
+  private lengths = new Uint32Array(FIELD_COUNT);
+
+  /** Counts the terms of text[start, end) into `field` of the current unit. */
+  count(text: string, field: number, start = 0, end = text.length, ascii = false): void {
+    if (ascii) this.countAscii(text, field, start, end);
+    else {
+      forEachRawToken(
+        text,
+        (raw) => {
+          if (raw.length <= MAX_TOKEN_LENGTH) this.add(this.intern(raw, 0, raw.length), field);
+        },
+        start,
+        end,
+      );
+    }
+  }
+
+  /** Counts already-analyzed terms (a path's or title's, reused for every unit of a file). */
+  countTerms(termIds: readonly number[], field: number): void {
+    for (const id of termIds) this.bump(id, field);
+  }
+
+  /** The local ids of the terms of `text`, in order, with repeats. */
+  termIdsOf(text: string): number[] {
+    const ids: number[] = [];
+    forEachRawToken(text, (raw) => {
+      if (raw.length > MAX_TOKEN_LENGTH) return;
+      for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
+    });
+    return ids;
+  }
+
+  /** Ends the current unit: its terms, and a clean slate for the next. */
+  finishUnit(): UnitTerms {
+    const n = this.touched.length;
+    const termIds = new Uint32Array(n);
+    const tfs = new Uint32Array(n * FIELD_COUNT);
+    for (let k = 0; k < n; k++) {
+      const id = this.touched[k] as number;
+      termIds[k] = id;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        tfs[k * FIELD_COUNT + f] = this.tf[id * FIELD_COUNT + f] as number;
+        this.tf[id * FIELD_COUNT + f] = 0;
+      }
+    }
+    const lengths = Array.from(this.lengths);
+    this.touched = [];
+    this.lengths.fill(0);
+    this.unit++;
+    return { termIds, tfs, lengths };
+  }
+
+  private countAscii(text: string, field: number, start: number, end: number): void {
+    let i = start;
+    while (i < end) {
+      if (ALNUM[text.charCodeAt(i)] !== 1) {
+        i++;
+        continue;
+      }
+      // Hash the token while copying it into the scratch buffer, so the table lookup
+      // compares typed arrays only, whatever the string's representation.
+      const s = i;
+      let h = FNV_OFFSET;
+      let n = 0;
+      let scratch = this.scratch;
+      for (;;) {
+        let c: number;
+        while (i < end && ALNUM[(c = text.charCodeAt(i))] === 1) {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          if (n < scratch.length) scratch[n] = c;
+          n++;
+          i++;
+        }
+        if (i + 1 < end && JOIN[(c = text.charCodeAt(i))] === 1 && ALNUM[text.charCodeAt(i + 1)] === 1) {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          if (n < scratch.length) scratch[n] = c;
+          n++;
+          i++;
+          continue;
+        }
+        break;
+      }
+      if (n > MAX_TOKEN_LENGTH) continue; // gives no term (analyzer.ts)
+      const raw = this.lookup(n, h, text, s);
+      const single = this.rawSingle[raw] as number;
+      if (single >= 0) this.bump(single, field);
+      else this.add(raw, field);
+    }
+  }
+
+  private add(rawId: number, field: number): void {
+    const ids = this.rawTerms[rawId] as readonly number[];
+    for (let k = 0; k < ids.length; k++) this.bump(ids[k] as number, field);
+  }
+
+  private bump(id: number, field: number): void {
+    if (id >= this.seen.length) {
+      this.seen = grow32(this.seen, id + 1);
+      this.tf = grow32(this.tf, (id + 1) * FIELD_COUNT);
+    }
+    if (this.seen[id] !== this.unit) {
+      this.seen[id] = this.unit;
+      this.touched.push(id);
+    }
+    const at = id * FIELD_COUNT + field;
+    this.tf[at] = (this.tf[at] as number) + 1;
+    this.lengths[field] = (this.lengths[field] as number) + 1;
+  }
+
+  private intern(text: string, s: number, e: number): number {
+    const n = e - s;
+    if (n > this.scratch.length) this.scratch = new Uint16Array(Math.max(n, this.scratch.length * 2));
+    let h = FNV_OFFSET;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(s + i);
+      h = Math.imul(h ^ c, FNV_PRIME);
+      this.scratch[i] = c;
+    }
+    return this.lookup(n, h, text, s);
+  }
+
+  /**
+   * The raw id of the token in scratch[0, len) (whose FNV-1a hash is h, and which is
+   * text[s, s + len)), adding it and analyzing it once when new.
+   */
+  private lookup(len: number, h: number, text: string, s: number): number {
+    const table = this.table;
+    const mask = table.length - 1;
+    const scratch = this.scratch;
+    const pool = this.pool;
+    let slot = h & mask;
+    for (;;) {
+      const id = table[slot] as number;
+      if (id < 0) break;
+      if (this.rawHash[id] === h && this.rawLength[id] === len) {
+        const at = this.rawStart[id] as number;
+        let same = true;
+        for (let k = 0; k < len; k++) {
+          if (pool[at + k] !== scratch[k]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return id;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const id = this.rawTerms.length;
+    if (id >= this.rawStart.length) {
+      this.rawStart = grow32(this.rawStart, id + 1);
+      this.rawLength = grow32(this.rawLength, id + 1);
+      this.rawHash = growI32(this.rawHash, id + 1);
+      this.rawSingle = growI32(this.rawSingle, id + 1);
+    }
+    if (this.poolUsed + len > this.pool.length) {
+      const bigger = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + len));
+      bigger.set(this.pool.subarray(0, this.poolUsed));
+      this.pool = bigger;
+    }
+    for (let k = 0; k < len; k++) this.pool[this.poolUsed + k] = text.charCodeAt(s + k);
+    this.rawStart[id] = this.poolUsed;
+    this.rawLength[id] = len;
+    this.rawHash[id] = h;
+    this.poolUsed += len;
+    const raw = len === text.length ? text : text.slice(s, s + len);
+    const ids = termsOfToken(raw).map((t) => this.termId(t));
+    this.rawTerms.push(ids);
+    this.rawSingle[id] = ids.length === 1 ? (ids[0] as number) : -1;
+    table[slot] = id;
+    if (this.rawTerms.length * 2 > table.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const table = new Int32Array(this.table.length * 2).fill(-1);
+    const mask = table.length - 1;
+    for (let id = 0; id < this.rawTerms.length; id++) {
+      let slot = (this.rawHash[id] as number) & mask;
+      while ((table[slot] as number) >= 0) slot = (slot + 1) & mask;
+      table[slot] = id;
+    }
+    this.table = table;
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.termIds.set(term, id);
+    }
+    return id;
+  }
+}
+
+function grow32(a: Uint32Array, min: number): Uint32Array {
+  const b = new Uint32Array(Math.max(a.length * 2, min));
+  b.set(a);
+  return b;
+}
+
+function growI32(a: Int32Array, min: number): Int32Array {
+  const b = new Int32Array(Math.max(a.length * 2, min));
+  b.set(a);
+  return b;
+}

@@ -1,0 +1,76 @@
+// The one engine interface: a loaded cache that answers queries. Which engine answers is
+// decided by the cache's own build_config (format 1: v0, format 2: v1), never by the
+// caller, so `resolve` is a function of the cache's bytes, the query and the budget.
+
+import { join } from 'node:path';
+import type { Json } from '../../json.js';
+import { requireCacheDir } from '../cache/check.js';
+import { loadCache, loadCacheParallel, type LoadedCache } from '../cache/load.js';
+import * as fs from '../fs.js';
+import { parseJson } from '../../json.js';
+import { selectDocuments } from '../selection/select.js';
+import { loadV1 } from './v1/load.js';
+import { isFormat2, MANIFEST_FILE } from './v1/manifest.js';
+import { resolveV1, type BudgetScope } from './v1/resolve.js';
+import { ContextError } from '../../errors.js';
+
+export type { BudgetScope } from './v1/resolve.js';
+
+export interface Engine {
+  readonly name: 'v0' | 'v1';
+  readonly cacheVersion: string;
+  /** The SelectionResult value (inputs already validated). */
+  resolve(query: string, budget: number, scope?: BudgetScope): Json;
+  /** Releases what the engine holds open. */
+  close(): void;
+}
+
+function v0Engine(cache: LoadedCache): Engine {
+  return {
+    name: 'v0',
+    cacheVersion: cache.cacheVersion,
+    resolve: (query, budget, scope = 'content') => {
+      if (scope !== 'content') throw new ContextError('invalid_budget', 'the answer budget scope needs a v1 cache (build --engine v1)');
+      return selectDocuments(cache.documents, query, budget, cache.countWords);
+    },
+    close: () => undefined,
+  };
+}
+
+/** The manifest text when it declares format 2, else null (v0's loader reports the rest). */
+export function format2Manifest(dir: string): string | null {
+  let text: string;
+  try {
+    text = fs.readText(join(dir, MANIFEST_FILE));
+  } catch {
+    return null;
+  }
+  try {
+    return isFormat2(parseJson(text)) ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens the cache at `dir` with the engine its build_config names. */
+export function openEngine(dir: string, terms: readonly string[] = []): Engine {
+  requireCacheDir(dir);
+  const v1 = format2Manifest(dir);
+  if (v1 !== null) {
+    const cache = loadV1(dir, v1);
+    return {
+      name: 'v1',
+      cacheVersion: cache.manifest.cacheVersion,
+      resolve: (q, b, scope = 'content') => resolveV1(cache, q, b, scope),
+      close: () => cache.close(),
+    };
+  }
+  return v0Engine(loadCache(dir, { terms }));
+}
+
+/** As `openEngine`; a v0 cache is read on up to `threads` threads. */
+export async function openEngineParallel(dir: string, terms: readonly string[], threads: number): Promise<Engine> {
+  requireCacheDir(dir);
+  if (format2Manifest(dir) !== null) return openEngine(dir, terms);
+  return v0Engine(await loadCacheParallel(dir, { terms, threads }));
+}

@@ -1,0 +1,80 @@
+// One document -> its units (the whole file, or its sections) with everything the index
+// stores of each: address in the text, heading trail, token and word counts, and term
+// frequencies per field. Fields of a unit: body (its text after any front matter),
+// headings (its own headings and the trail above it), title (the file's front-matter
+// title), path (the file's path without its extension).
+
+import { parseMarkdown } from '../../analysis/markdown.js';
+import { splitSections } from '../../analysis/sections.js';
+import type { TermCounter, UnitTerms } from '../../analysis/term-counter.js';
+import { countWords } from '../../selection/text.js';
+import type { TokenCounter } from '../../tokens/count.js';
+import { SECTION_RULES, type Granularity } from './config.js';
+
+const BODY = 0;
+const HEADINGS = 1;
+const TITLE = 2;
+const PATH = 3;
+
+export interface AnalyzedUnit {
+  readonly start: number;
+  readonly end: number;
+  readonly slug: string;
+  readonly trail: readonly string[];
+  readonly tokens: number;
+  readonly words: number;
+  readonly terms: UnitTerms;
+}
+
+/** The heading trail as output carries it, and as its tokens are counted. */
+export function trailLine(trail: readonly string[]): string {
+  return trail.join(' > ');
+}
+
+/** Tokens a unit costs: its content, plus its heading trail when it has one. */
+export function unitTokens(count: TokenCounter, content: string, trail: readonly string[]): number {
+  return count(content) + (trail.length > 0 ? count(trailLine(trail)) : 0);
+}
+
+function pathText(path: string): string {
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  return dot > slash + 1 ? path.slice(0, dot) : path;
+}
+
+export function analyzeDocument(
+  path: string,
+  text: string,
+  ascii: boolean,
+  granularity: Granularity,
+  countTokens: TokenCounter,
+  counter: TermCounter,
+): AnalyzedUnit[] {
+  const structure = parseMarkdown(text);
+  const bodyStart = structure.frontMatter?.end ?? 0;
+  const pathTerms = counter.termIdsOf(pathText(path));
+  const title = structure.frontMatter?.title ?? null;
+  const titleTerms = title === null ? [] : counter.termIdsOf(title);
+  const parts =
+    granularity === 'file'
+      ? [{ start: 0, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text) }]
+      : splitSections(text, structure, { splitLevel: SECTION_RULES.split_level, minBytes: SECTION_RULES.min_bytes });
+  return parts.map((part) => {
+    counter.count(text, BODY, Math.max(part.start, bodyStart), Math.max(part.end, bodyStart), ascii);
+    // The trail's last entry is the section's own heading, already among its headings.
+    for (const h of part.trail.slice(0, -1)) counter.count(h, HEADINGS);
+    for (const h of part.headings) counter.count(h, HEADINGS);
+    counter.countTerms(titleTerms, TITLE);
+    counter.countTerms(pathTerms, PATH);
+    const content = part.start === 0 && part.end === text.length ? text : text.slice(part.start, part.end);
+    return {
+      start: part.start,
+      end: part.end,
+      slug: part.slug,
+      trail: part.trail,
+      tokens: unitTokens(countTokens, content, part.trail),
+      words: countWords(content),
+      terms: counter.finishUnit(),
+    };
+  });
+}

@@ -1,0 +1,95 @@
+// Engine v1's build_config: every parameter that shapes an answer, written into the
+// manifest so that cache_version covers it and resolve is a pure function of the cache's
+// bytes. `parseBuildConfig` accepts exactly the shape `buildConfig` writes, for values this
+// engine implements; anything else is a cache this engine cannot answer from faithfully.
+
+import { canonical, type Json } from '../../../json.js';
+import { ANALYZER_CONFIG } from '../../analysis/analyzer.js';
+import { FIELDS } from '../../analysis/term-counter.js';
+import { INDEX_FORMAT } from '../../index/index-format.js';
+import type { RankingParams } from '../../ranking/bm25.js';
+import { DEFAULT_EXTENSIONS } from '../../sources/walk.js';
+import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
+
+export const FORMAT_VERSION = '2';
+export const GRANULARITIES = ['file', 'section'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+/** Chosen once on the relevance dev set (docs/engine.md "How the parameters were chosen"). */
+export const DEFAULT_RANKING = {
+  model: 'bm25-fields',
+  k1: 1.2,
+  b: 0.75,
+  fields: { body: 1, headings: 0.75, title: 1.5, path: 2.5 },
+} as const;
+
+/** Sections split at h1-h2; a section under 512 UTF-8 bytes joins a neighbour. */
+export const SECTION_RULES = { split_level: 2, min_bytes: 512 } as const;
+
+export interface V1Options {
+  readonly granularity: Granularity;
+  readonly tokenizer: TokenizerName;
+  /** --include globs, as given (order kept). */
+  readonly include: readonly string[];
+  /** --exclude globs, as given (order kept). */
+  readonly exclude: readonly string[];
+}
+
+export interface V1Config {
+  readonly options: V1Options;
+  readonly ranking: RankingParams;
+}
+
+export function buildConfig(options: V1Options): Json {
+  return {
+    version: FORMAT_VERSION,
+    hash_algorithm: 'sha256',
+    engine: 'v1',
+    granularity: options.granularity,
+    sources: {
+      extensions: [...DEFAULT_EXTENSIONS],
+      include: [...options.include],
+      exclude: [...options.exclude],
+      gitignore: true,
+      hidden: false,
+    },
+    analyzer: { ...ANALYZER_CONFIG },
+    sections: options.granularity === 'section' ? { ...SECTION_RULES } : null,
+    ranking: {
+      model: DEFAULT_RANKING.model,
+      k1: DEFAULT_RANKING.k1,
+      b: DEFAULT_RANKING.b,
+      fields: { ...DEFAULT_RANKING.fields },
+    },
+    tokenizer: options.tokenizer,
+    index: { format: INDEX_FORMAT },
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** The options and ranking a v1 build_config records, or a reason it is not one. */
+export function parseBuildConfig(value: unknown): V1Config | string {
+  if (!isObject(value)) return 'build_config is not an object';
+  if (value['version'] !== FORMAT_VERSION || value['engine'] !== 'v1') return 'build_config is not engine v1 format 2';
+  const granularity = GRANULARITIES.find((g) => g === value['granularity']);
+  if (granularity === undefined) return 'unknown granularity';
+  const tokenizer = value['tokenizer'];
+  if (typeof tokenizer !== 'string' || !isTokenizerName(tokenizer)) return 'unknown tokenizer';
+  const sources = value['sources'];
+  if (!isObject(sources) || !isStringList(sources['include']) || !isStringList(sources['exclude'])) return 'bad sources';
+  const options: V1Options = { granularity, tokenizer, include: sources['include'], exclude: sources['exclude'] };
+  const ranking = value['ranking'];
+  if (!isObject(ranking) || !isObject(ranking['fields'])) return 'bad ranking';
+  const fields = ranking['fields'];
+  const numbers = [ranking['k1'], ranking['b'], ...FIELDS.map((f) => fields[f])];
+  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return 'bad ranking constants';
+  const [k1, b, ...weights] = numbers as number[];
+  if ((b as number) > 1) return 'bad ranking constants';
+  // Everything else must be exactly what this engine writes for those values.
+  const expected = buildConfig(options) as Record<string, Json>;
+  const withRanking = { ...expected, ranking: { model: DEFAULT_RANKING.model, k1, b, fields: Object.fromEntries(FIELDS.map((f, i) => [f, weights[i] as number])) } };
+  if (canonical(withRanking) !== canonical(value)) return 'build_config names an analyzer, index or rule this engine does not implement';
+  return { options, ranking: { k1: k1 as number, b: b as number, weights } };
+}

@@ -1,0 +1,150 @@
+// Cache format 2 (engine v1): three files, no per-document files.
+//
+//   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
+//                   document_count, files (size and sha256 of the other two), documents
+//                   [{path, version, offset, bytes}] sorted by path (UTF-8 byte order)
+//   documents.pack  every distinct document content once, in order of first use
+//   index.bin       the index (../../index/index-format.ts)
+//
+// cache_version = "sha256:" + hex(sha256(compact JSON {"build_config": …, "documents":
+// [[path, version], …]})): JSON keeps it unambiguous for any path. created_at and
+// source_root are informational and not hashed, as created_at is in v0.
+
+import { canonical, compact, compareBytes, parseJson, pretty, type Json } from '../../../json.js';
+import { sha256Hex } from '../../hash.js';
+import { parseBuildConfig, type V1Config } from './config.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const PACK_FILE = 'documents.pack';
+export const INDEX_FILE = 'index.bin';
+export const CACHE_FILES: readonly string[] = [INDEX_FILE, PACK_FILE, MANIFEST_FILE];
+/** Not part of the cache's identity, but allowed in it: the build state (./state.ts). */
+export const OPTIONAL_FILES: readonly string[] = ['build-state.json'];
+
+const VERSION = /^sha256:[0-9a-f]{64}$/;
+const HEX = /^[0-9a-f]{64}$/;
+
+export interface PackedDocument {
+  /** `/`-separated path from the sources root, as on disk. */
+  readonly path: string;
+  readonly version: string;
+  /** Byte range of its content in documents.pack. */
+  readonly offset: number;
+  readonly bytes: number;
+}
+
+export interface FileRecord {
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+export interface V1Manifest {
+  readonly cacheVersion: string;
+  readonly buildConfig: Json;
+  readonly config: V1Config;
+  readonly createdAt: string;
+  readonly sourceRoot: string | null;
+  readonly documents: readonly PackedDocument[];
+  readonly pack: FileRecord;
+  readonly index: FileRecord;
+}
+
+export function computeCacheVersion(buildConfig: Json, documents: readonly { path: string; version: string }[]): string {
+  const docs = [...documents].sort((a, b) => compareBytes(a.path, b.path)).map((d) => [d.path, d.version]);
+  return 'sha256:' + sha256Hex(compact({ build_config: buildConfig, documents: docs }));
+}
+
+export function manifestText(m: Omit<V1Manifest, 'config'>): string {
+  return pretty({
+    cache_version: m.cacheVersion,
+    build_config: m.buildConfig,
+    created_at: m.createdAt,
+    source_root: m.sourceRoot,
+    document_count: m.documents.length,
+    files: {
+      [INDEX_FILE]: { bytes: m.index.bytes, sha256: m.index.sha256 },
+      [PACK_FILE]: { bytes: m.pack.bytes, sha256: m.pack.sha256 },
+    },
+    documents: m.documents.map((d) => ({ path: d.path, version: d.version, offset: d.offset, bytes: d.bytes })),
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+function fileRecord(files: Record<string, unknown>, name: string, problems: string[]): FileRecord {
+  const r = files[name];
+  if (!isObject(r) || !isCount(r['bytes']) || typeof r['sha256'] !== 'string' || !HEX.test(r['sha256'])) {
+    problems.push(`files.${name} is not {bytes, sha256}`);
+    return { bytes: 0, sha256: '' };
+  }
+  return { bytes: r['bytes'], sha256: r['sha256'] };
+}
+
+/** Whether a parsed manifest declares format 2 (so the v1 engine, not v0, reads it). */
+export function isFormat2(manifest: unknown): boolean {
+  return isObject(manifest) && isObject(manifest['build_config']) && manifest['build_config']['version'] === '2';
+}
+
+/**
+ * Checks a manifest's shape and consistency (not the files): returns it, or the list of
+ * problems. Documents must be sorted by path, distinct, with ranges inside the pack, and
+ * equal versions must share one range (each content is packed once).
+ */
+export function readManifest(text: string): V1Manifest | string[] {
+  let m: unknown;
+  try {
+    m = parseJson(text);
+  } catch {
+    return ['manifest.json is not JSON'];
+  }
+  if (!isObject(m)) return ['manifest.json is not a JSON object'];
+  const problems: string[] = [];
+  const config = parseBuildConfig(m['build_config']);
+  if (typeof config === 'string') problems.push(config);
+  if (typeof m['cache_version'] !== 'string' || !VERSION.test(m['cache_version'])) problems.push('cache_version is not sha256:<hex>');
+  if (typeof m['created_at'] !== 'string') problems.push('created_at is not a string');
+  const root = m['source_root'];
+  if (root !== null && typeof root !== 'string') problems.push('source_root is not a string or null');
+  const files = isObject(m['files']) ? m['files'] : {};
+  if (!isObject(m['files'])) problems.push('files is not an object');
+  const pack = fileRecord(files, PACK_FILE, problems);
+  const index = fileRecord(files, INDEX_FILE, problems);
+  const docs = m['documents'];
+  const documents: PackedDocument[] = [];
+  if (!Array.isArray(docs)) problems.push('documents is not an array');
+  else if (m['document_count'] !== docs.length) problems.push('document_count does not match documents');
+  const ranges = new Map<string, string>();
+  for (const d of Array.isArray(docs) ? (docs as unknown[]) : []) {
+    if (!isObject(d) || typeof d['path'] !== 'string' || typeof d['version'] !== 'string' || !isCount(d['offset']) || !isCount(d['bytes'])) {
+      problems.push('a document entry is not {path, version, offset, bytes}');
+      continue;
+    }
+    const doc: PackedDocument = { path: d['path'], version: d['version'], offset: d['offset'], bytes: d['bytes'] };
+    if (!VERSION.test(doc.version)) problems.push(`bad version for ${doc.path}`);
+    const prev = documents[documents.length - 1];
+    if (prev !== undefined && compareBytes(prev.path, doc.path) >= 0) problems.push(`documents not sorted and distinct at ${doc.path}`);
+    if (doc.offset + doc.bytes > pack.bytes) problems.push(`range of ${doc.path} lies outside documents.pack`);
+    const range = `${doc.offset}:${doc.bytes}`;
+    const seen = ranges.get(doc.version);
+    if (seen !== undefined && seen !== range) problems.push(`content of ${doc.path} is packed twice`);
+    ranges.set(doc.version, range);
+    documents.push(doc);
+  }
+  if (problems.length > 0 || typeof config === 'string') return problems;
+  return {
+    cacheVersion: m['cache_version'] as string,
+    buildConfig: m['build_config'] as Json,
+    config,
+    createdAt: m['created_at'] as string,
+    sourceRoot: root as string | null,
+    documents,
+    pack,
+    index,
+  };
+}
+
+/** Canonical text of a build_config, for comparisons. */
+export function configKey(buildConfig: Json): string {
+  return canonical(buildConfig);
+}

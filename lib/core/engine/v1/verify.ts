@@ -1,0 +1,144 @@
+// `context verify` for cache format 2: every invariant, each reported by name.
+//   manifest         manifest.json parses, has format 2's shape and a build_config this
+//                    engine implements; documents sorted, distinct, inside the pack
+//   cache_version    equals the hash recomputed from build_config and documents
+//   documents_exist  documents.pack is a regular file of the recorded size
+//   pack             documents.pack hashes to the recorded sha256
+//   document_hashes  every document's bytes hash to its version and are UTF-8
+//   index            index.bin has the recorded size and sha256, and decodes
+//   index_rebuild    index.bin equals the index rebuilt from the documents (analysis,
+//                    sections, token counts, postings): the index is what the documents say
+//   no_orphans       the cache directory holds nothing but its three files (and the
+//                    build state, a hint for incremental builds: ./state.ts)
+
+import { join } from 'node:path';
+import { compareBytes } from '../../../json.js';
+import { fromOsError } from '../../../errors.js';
+import { requireCacheDir } from '../../cache/check.js';
+import * as fs from '../../fs.js';
+import { sha256Hex } from '../../hash.js';
+import { IndexReader } from '../../index/index-format.js';
+import { analyzeCorpus } from './analyze-corpus.js';
+import { assemble } from './assemble.js';
+import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, INDEX_FILE, MANIFEST_FILE, PACK_FILE, readManifest } from './manifest.js';
+
+export const V1_CHECK_NAMES = [
+  'manifest',
+  'cache_version',
+  'documents_exist',
+  'pack',
+  'document_hashes',
+  'index',
+  'index_rebuild',
+  'no_orphans',
+] as const;
+export type V1CheckName = (typeof V1_CHECK_NAMES)[number];
+
+export interface V1VerifyReport {
+  readonly cacheVersion: string;
+  readonly valid: boolean;
+  readonly checks: readonly { readonly name: V1CheckName; readonly ok: boolean; readonly problems: readonly string[] }[];
+}
+
+/** The file's bytes, or null when absent (or not a file). */
+function readOrNull(path: string): Buffer | null {
+  try {
+    return fs.readFile(path);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+    throw fromOsError(err, 'io_error');
+  }
+}
+
+export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport> {
+  requireCacheDir(dir);
+  const problems = new Map<V1CheckName, string[]>(V1_CHECK_NAMES.map((n) => [n, []]));
+  const fail = (check: V1CheckName, detail: string): void => void (problems.get(check) as string[]).push(detail);
+  const skip = (checks: readonly V1CheckName[], why: string): void => {
+    for (const c of checks) if ((problems.get(c) as string[]).length === 0) fail(c, `not checked: ${why}`);
+  };
+
+  let names: string[];
+  try {
+    names = fs.readDirNames(dir).sort(compareBytes);
+  } catch (err) {
+    throw fromOsError(err, 'io_error');
+  }
+  for (const name of names) {
+    if (!CACHE_FILES.includes(name) && !OPTIONAL_FILES.includes(name)) fail('no_orphans', `${name} is not part of the cache`);
+  }
+
+  const manifestBytes = readOrNull(join(dir, MANIFEST_FILE));
+  const manifest = manifestBytes === null ? ['manifest.json is missing'] : readManifest(manifestBytes.toString('utf8'));
+  if (Array.isArray(manifest)) {
+    for (const p of manifest) fail('manifest', p);
+    skip(V1_CHECK_NAMES.filter((n) => n !== 'manifest' && n !== 'no_orphans'), 'the manifest is unusable');
+    return report('', problems);
+  }
+  if (computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) {
+    fail('cache_version', 'cache_version does not match the recomputed hash');
+  }
+
+  const packPath = join(dir, PACK_FILE);
+  const pack = fs.lstatOrNull(packPath);
+  let packReadable = false;
+  if (pack === null || !pack.isFile()) fail('documents_exist', 'documents.pack is missing');
+  else if (pack.size !== manifest.pack.bytes) fail('documents_exist', 'documents.pack does not have the recorded size');
+  else packReadable = true;
+  if (packReadable) {
+    const bytes = readOrNull(packPath);
+    if (bytes === null || sha256Hex(bytes) !== manifest.pack.sha256) fail('pack', 'documents.pack does not hash to the recorded sha256');
+  } else {
+    skip(['pack', 'document_hashes', 'index_rebuild'], 'documents.pack is unusable');
+  }
+
+  const indexBytes = readOrNull(join(dir, INDEX_FILE));
+  if (indexBytes === null) fail('index', 'index.bin is missing');
+  else if (indexBytes.length !== manifest.index.bytes || sha256Hex(indexBytes) !== manifest.index.sha256) {
+    fail('index', 'index.bin does not match the recorded size and sha256');
+  } else {
+    try {
+      const reader = new IndexReader(indexBytes);
+      if (reader.docCount !== manifest.documents.length) fail('index', 'index.bin counts another number of documents');
+    } catch (err) {
+      fail('index', `index.bin does not decode: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  if (packReadable) {
+    const { options } = manifest.config;
+    const batches = await analyzeCorpus(
+      {
+        granularity: options.granularity,
+        tokenizer: options.tokenizer,
+        items: manifest.documents.map((d) => ({ path: d.path, file: packPath, offset: d.offset, length: d.bytes })),
+        keepContents: false,
+      },
+      threads,
+    );
+    const rebuilt = assemble(batches);
+    let damaged = rebuilt.skipped.length > 0;
+    for (const s of rebuilt.skipped) fail('document_hashes', `${s.path}: ${s.reason}`);
+    const versions = new Map(manifest.documents.map((m) => [m.path, m.version]));
+    rebuilt.documents.forEach((d) => {
+      if (versions.get(d.path) !== d.version) {
+        damaged = true;
+        fail('document_hashes', `${d.path} does not hash to its version`);
+      }
+    });
+    if (damaged) skip(['index_rebuild'], 'documents are damaged');
+    else if (indexBytes === null || !Buffer.from(rebuilt.index).equals(indexBytes)) {
+      fail('index_rebuild', 'index.bin differs from the index rebuilt from the documents');
+    }
+  }
+  return report(manifest.cacheVersion, problems);
+}
+
+function report(cacheVersion: string, problems: ReadonlyMap<V1CheckName, string[]>): V1VerifyReport {
+  const checks = V1_CHECK_NAMES.map((name) => {
+    const list = problems.get(name) ?? [];
+    return { name, ok: list.length === 0, problems: list };
+  });
+  return { cacheVersion, valid: checks.every((c) => c.ok), checks };
+}

@@ -1,0 +1,127 @@
+// Little-endian byte building and reading for the binary index: unsigned LEB128 varints,
+// u32 and f64 fields, 4-byte alignment. Reads are bounds-checked: a truncated or corrupt
+// buffer throws IndexFormatError instead of reading garbage.
+
+/** A structural fault in index bytes; the loader turns it into cache_invalid. */
+export class IndexFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IndexFormatError';
+  }
+}
+
+/** A growable byte buffer. */
+export class ByteWriter {
+  private buf: Uint8Array = new Uint8Array(1 << 16);
+  private view = new DataView(this.buf.buffer);
+  length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
+    bigger.set(this.buf.subarray(0, this.length));
+    this.buf = bigger;
+    this.view = new DataView(bigger.buffer);
+  }
+
+  varint(value: number): void {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`varint out of range: ${value}`);
+    this.room(8);
+    let v = value;
+    while (v >= 0x80) {
+      this.buf[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.length++] = v;
+  }
+
+  u32(value: number): void {
+    this.room(4);
+    this.view.setUint32(this.length, value, true);
+    this.length += 4;
+  }
+
+  f64(value: number): void {
+    this.room(8);
+    this.view.setFloat64(this.length, value, true);
+    this.length += 8;
+  }
+
+  bytes(data: Uint8Array): void {
+    this.room(data.length);
+    this.buf.set(data, this.length);
+    this.length += data.length;
+  }
+
+  /** Zero bytes up to the next multiple of 4. */
+  align(): void {
+    while (this.length % 4 !== 0) {
+      this.room(1);
+      this.buf[this.length++] = 0;
+    }
+  }
+
+  /** The bytes written so far (a view: copy before writing more). */
+  view8(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** A bounds-checked cursor over bytes. */
+export class ByteReader {
+  readonly bytes: Uint8Array;
+  private readonly dv: DataView;
+  pos: number;
+  readonly end: number;
+
+  constructor(bytes: Uint8Array, start = 0, end = bytes.length) {
+    this.bytes = bytes;
+    this.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = start;
+    this.end = end;
+  }
+
+  private need(n: number): void {
+    if (this.pos + n > this.end) throw new IndexFormatError('index is truncated');
+  }
+
+  varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (let k = 0; k < 8; k++) {
+      this.need(1);
+      const b = this.bytes[this.pos++] as number;
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) return value;
+      scale *= 0x80;
+    }
+    throw new IndexFormatError('varint is too long');
+  }
+
+  u32(): number {
+    this.need(4);
+    const v = this.dv.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  f64(): number {
+    this.need(8);
+    const v = this.dv.getFloat64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+
+  take(n: number): Uint8Array {
+    this.need(n);
+    const out = this.bytes.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  align(): void {
+    const pad = (4 - (this.pos % 4)) % 4;
+    this.need(pad);
+    this.pos += pad;
+  }
+}

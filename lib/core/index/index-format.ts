@@ -1,0 +1,311 @@
+// index.bin, the v1 cache's index: every unit (a file or a section) with its field lengths,
+// token count and address in its document, the term dictionary in UTF-8 byte order, and
+// per term its postings (unit, frequency per field). Little-endian, 4-byte aligned:
+//
+//   header   "CTXINDEX" u32 format(1) u32 docs u32 units u32 terms u32 fields(4) u32 0
+//            f64 × fields: sum over units of each field's length
+//   units    u32 × 9 per unit: doc, start, end (UTF-16 offsets in the document's text),
+//            tokens, words, length of each field
+//   strings  u32 × (units + 1) offsets, then per unit: varint-prefixed UTF-8 slug, varint
+//            count of trail headings, each varint-prefixed UTF-8
+//   terms    u32 × (terms + 1) offsets into the UTF-8 term blob, the blob (padded)
+//   stats    u32 × 2 per term: postings offset, postings count (= units holding the term)
+//   postings per posting: varint unit delta (first from 0), varint field mask, varint
+//            frequency of each field in the mask, in field order
+//
+// Every section is prefixed by its u32 byte length. The reader checks bounds on every
+// access, so damaged bytes raise IndexFormatError rather than yield wrong numbers; the
+// cache's manifest also records the file's sha256, checked before the reader runs.
+
+import { ByteReader, ByteWriter, IndexFormatError } from './bytes.js';
+
+export const INDEX_MAGIC = 'CTXINDEX';
+export const INDEX_FORMAT = 1;
+
+export interface IndexUnit {
+  readonly doc: number;
+  readonly start: number;
+  readonly end: number;
+  readonly tokens: number;
+  readonly words: number;
+  /** Field lengths (term occurrences), in FIELDS order. */
+  readonly lengths: readonly number[];
+  readonly slug: string;
+  readonly trail: readonly string[];
+}
+
+export interface IndexPostings {
+  /** Unit numbers, ascending. */
+  readonly units: Uint32Array;
+  /** `fieldCount` frequencies per posting. */
+  readonly tfs: Uint32Array;
+}
+
+export interface IndexData {
+  readonly docCount: number;
+  readonly fieldCount: number;
+  readonly units: readonly IndexUnit[];
+  /** Sorted by UTF-8 byte order, distinct. */
+  readonly terms: readonly string[];
+  /** Postings of each term, in `terms` order. */
+  readonly postings: readonly IndexPostings[];
+}
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+function section(out: ByteWriter, body: ByteWriter): void {
+  out.u32(body.length);
+  out.bytes(body.view8());
+  out.align();
+}
+
+function writeString(w: ByteWriter, s: string): void {
+  const b = utf8.encode(s);
+  w.varint(b.length);
+  w.bytes(b);
+}
+
+/** The index.bin bytes of `data`. */
+export function encodeIndex(data: IndexData): Uint8Array {
+  const { units, terms, postings, fieldCount } = data;
+  const out = new ByteWriter();
+  out.bytes(utf8.encode(INDEX_MAGIC));
+  for (const v of [INDEX_FORMAT, data.docCount, units.length, terms.length, fieldCount, 0]) out.u32(v);
+  for (let f = 0; f < fieldCount; f++) {
+    let sum = 0;
+    for (const u of units) sum += u.lengths[f] as number;
+    out.f64(sum);
+  }
+
+  const table = new ByteWriter();
+  for (const u of units) {
+    for (const v of [u.doc, u.start, u.end, u.tokens, u.words]) table.u32(v);
+    for (let f = 0; f < fieldCount; f++) table.u32(u.lengths[f] as number);
+  }
+  section(out, table);
+
+  const strings = new ByteWriter();
+  const blob = new ByteWriter();
+  for (const u of units) {
+    strings.u32(blob.length);
+    writeString(blob, u.slug);
+    blob.varint(u.trail.length);
+    for (const h of u.trail) writeString(blob, h);
+  }
+  strings.u32(blob.length);
+  strings.bytes(blob.view8());
+  section(out, strings);
+
+  const dict = new ByteWriter();
+  const termBlob = new ByteWriter();
+  for (const t of terms) {
+    dict.u32(termBlob.length);
+    termBlob.bytes(utf8.encode(t));
+  }
+  dict.u32(termBlob.length);
+  dict.bytes(termBlob.view8());
+  section(out, dict);
+
+  const stats = new ByteWriter();
+  const post = new ByteWriter();
+  postings.forEach((p) => {
+    stats.u32(post.length);
+    stats.u32(p.units.length);
+    let prev = 0;
+    for (let k = 0; k < p.units.length; k++) {
+      const unit = p.units[k] as number;
+      post.varint(unit - prev);
+      prev = unit;
+      let mask = 0;
+      for (let f = 0; f < fieldCount; f++) if ((p.tfs[k * fieldCount + f] as number) > 0) mask |= 1 << f;
+      post.varint(mask);
+      for (let f = 0; f < fieldCount; f++) {
+        const tf = p.tfs[k * fieldCount + f] as number;
+        if (tf > 0) post.varint(tf);
+      }
+    }
+  });
+  section(out, stats);
+  section(out, post);
+  return out.view8().slice();
+}
+
+/** Random access to index.bin bytes, bounds-checked. */
+export class IndexReader {
+  readonly docCount: number;
+  readonly unitCount: number;
+  readonly termCount: number;
+  readonly fieldCount: number;
+  /** Sum over units of each field's length. */
+  readonly lengthSums: readonly number[];
+  private readonly table: Uint32Array;
+  private readonly stringOffsets: Uint32Array;
+  private readonly strings: Uint8Array;
+  private readonly termOffsets: Uint32Array;
+  private readonly termBlob: Uint8Array;
+  private readonly stats: Uint32Array;
+  private readonly postingBytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    const r = new ByteReader(bytes);
+    if (utf8Decoder.decode(r.take(8)) !== INDEX_MAGIC) throw new IndexFormatError('not an index file');
+    const format = r.u32();
+    if (format !== INDEX_FORMAT) throw new IndexFormatError(`unknown index format ${format}`);
+    this.docCount = r.u32();
+    this.unitCount = r.u32();
+    this.termCount = r.u32();
+    this.fieldCount = r.u32();
+    if (r.u32() !== 0 || this.fieldCount === 0 || this.fieldCount > 16) throw new IndexFormatError('bad index header');
+    const sums: number[] = [];
+    for (let f = 0; f < this.fieldCount; f++) sums.push(r.f64());
+    this.lengthSums = sums;
+    const sectionOf = (): ByteReader => {
+      const n = r.u32();
+      const body = new ByteReader(bytes, r.pos, r.pos + n);
+      r.take(n);
+      r.align();
+      return body;
+    };
+    const words = 5 + this.fieldCount;
+    this.table = u32s(sectionOf(), this.unitCount * words, 'units');
+    const strings = sectionOf();
+    this.stringOffsets = u32s(strings, this.unitCount + 1, 'strings');
+    this.strings = strings.take(strings.end - strings.pos);
+    const dict = sectionOf();
+    this.termOffsets = u32s(dict, this.termCount + 1, 'terms');
+    this.termBlob = dict.take(dict.end - dict.pos);
+    this.stats = u32s(sectionOf(), this.termCount * 2, 'term stats');
+    const post = sectionOf();
+    this.postingBytes = post.take(post.end - post.pos);
+    if (r.pos !== bytes.length) throw new IndexFormatError('trailing bytes after the index');
+    for (let u = 0; u < this.unitCount; u++) {
+      const at = u * words;
+      if ((this.table[at] as number) >= this.docCount || (this.table[at + 1] as number) > (this.table[at + 2] as number)) {
+        throw new IndexFormatError(`unit ${u} is out of range`);
+      }
+    }
+  }
+
+  private get unitWords(): number {
+    return 5 + this.fieldCount;
+  }
+
+  unitDoc(u: number): number {
+    return this.table[u * this.unitWords] as number;
+  }
+
+  unitStart(u: number): number {
+    return this.table[u * this.unitWords + 1] as number;
+  }
+
+  unitEnd(u: number): number {
+    return this.table[u * this.unitWords + 2] as number;
+  }
+
+  unitTokens(u: number): number {
+    return this.table[u * this.unitWords + 3] as number;
+  }
+
+  unitWordCount(u: number): number {
+    return this.table[u * this.unitWords + 4] as number;
+  }
+
+  unitLength(u: number, field: number): number {
+    return this.table[u * this.unitWords + 5 + field] as number;
+  }
+
+  /** The unit's slug and heading trail. */
+  unitStrings(u: number): { slug: string; trail: string[] } {
+    const start = this.stringOffsets[u] as number;
+    const end = this.stringOffsets[u + 1] as number;
+    if (start > end || end > this.strings.length) throw new IndexFormatError(`unit ${u} strings out of range`);
+    const r = new ByteReader(this.strings, start, end);
+    const read = (): string => decode(r.take(r.varint()));
+    const slug = read();
+    const n = r.varint();
+    const trail: string[] = [];
+    for (let k = 0; k < n; k++) trail.push(read());
+    return { slug, trail };
+  }
+
+  /** The term at `index` of the sorted dictionary. */
+  term(index: number): string {
+    return decode(this.termBytes(index));
+  }
+
+  private termBytes(index: number): Uint8Array {
+    const s = this.termOffsets[index] as number;
+    const e = this.termOffsets[index + 1] as number;
+    if (s > e || e > this.termBlob.length) throw new IndexFormatError(`term ${index} out of range`);
+    return this.termBlob.subarray(s, e);
+  }
+
+  /** The dictionary index of `term`, or -1 (binary search in UTF-8 byte order). */
+  findTerm(term: string): number {
+    const key = utf8.encode(term);
+    let lo = 0;
+    let hi = this.termCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareU8(this.termBytes(mid), key);
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** How many units hold the term. */
+  documentFrequency(index: number): number {
+    return this.stats[index * 2 + 1] as number;
+  }
+
+  postings(index: number): IndexPostings {
+    const offset = this.stats[index * 2] as number;
+    const count = this.stats[index * 2 + 1] as number;
+    const fields = this.fieldCount;
+    const r = new ByteReader(this.postingBytes, offset);
+    const units = new Uint32Array(count);
+    const tfs = new Uint32Array(count * fields);
+    let unit = 0;
+    for (let k = 0; k < count; k++) {
+      unit += r.varint();
+      if (unit >= this.unitCount || (k > 0 && unit === units[k - 1])) throw new IndexFormatError('posting out of range');
+      units[k] = unit;
+      const mask = r.varint();
+      for (let f = 0; f < fields; f++) if ((mask & (1 << f)) !== 0) tfs[k * fields + f] = r.varint();
+    }
+    return { units, tfs };
+  }
+}
+
+function decode(bytes: Uint8Array): string {
+  try {
+    return utf8Decoder.decode(bytes);
+  } catch {
+    throw new IndexFormatError('index string is not UTF-8');
+  }
+}
+
+function compareU8(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** `count` little-endian u32 values from the reader, as an aligned native array. */
+function u32s(r: ByteReader, count: number, what: string): Uint32Array {
+  if (r.end - r.pos < count * 4) throw new IndexFormatError(`${what} table is truncated`);
+  const bytes = r.take(count * 4);
+  if (LITTLE_ENDIAN_HOST && bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, count);
+  const out = new Uint32Array(count);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let k = 0; k < count; k++) out[k] = dv.getUint32(k * 4, true);
+  return out;
+}

@@ -1,0 +1,118 @@
+// Ranking for engine v1: BM25 per field, the field scores weighted and added (the dev set
+// preferred this to classic BM25F's single saturation; docs/engine.md has the figures).
+//
+//   score(u) = sum over query terms t (distinct, in UTF-8 byte order)
+//                sum over fields f (FIELDS order) with tf > 0
+//                  w_f * idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len_f(u) / avg_f))
+//   idf(t)   = ln(1 + (N - df + 0.5) / (df + 0.5)),  N units, df units holding t in any field
+//
+// Evaluated in binary64 in exactly that order with `ln` from ./ln.ts, so every machine gets
+// the same bits; the printed score is that value rounded to binary32 (as v0 prints scores).
+
+import { IndexReader } from '../index/index-format.js';
+import { ln } from './ln.js';
+
+export interface RankingParams {
+  readonly k1: number;
+  readonly b: number;
+  /** Weight per field, in FIELDS order. */
+  readonly weights: readonly number[];
+}
+
+/** One query term's share of a unit's score. */
+export interface TermMatch {
+  readonly term: string;
+  /** Frequency in each field, FIELDS order. */
+  readonly tfs: readonly number[];
+  readonly score: number;
+}
+
+export interface RankedUnits {
+  /** Matching units (score > 0), in no particular order. */
+  readonly units: Uint32Array;
+  /** Score of every unit (0 where nothing matched), indexed by unit number. */
+  readonly scores: Float64Array;
+  /** The query terms found in the dictionary, with their postings, for explanations. */
+  readonly found: readonly FoundTerm[];
+}
+
+interface FoundTerm {
+  readonly term: string;
+  readonly idf: number;
+  readonly units: Uint32Array;
+  readonly tfs: Uint32Array;
+}
+
+export function idfOf(unitCount: number, df: number): number {
+  return ln(1 + (unitCount - df + 0.5) / (df + 0.5));
+}
+
+function fieldScore(p: RankingParams, f: number, idf: number, tf: number, len: number, avg: number): number {
+  const k1 = p.k1;
+  return (p.weights[f] as number) * idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - p.b + (p.b * len) / avg)));
+}
+
+/** Scores every unit holding at least one of `terms` (distinct, sorted by UTF-8 bytes). */
+export function rankUnits(index: IndexReader, terms: readonly string[], params: RankingParams): RankedUnits {
+  const n = index.unitCount;
+  const fields = index.fieldCount;
+  const avg = index.lengthSums.map((sum) => (n === 0 || sum === 0 ? 1 : sum / n));
+  const scores = new Float64Array(n);
+  const hit = new Uint8Array(n);
+  const matched: number[] = [];
+  const found: FoundTerm[] = [];
+  for (const term of terms) {
+    const at = index.findTerm(term);
+    if (at < 0) continue;
+    const { units, tfs } = index.postings(at);
+    const idf = idfOf(n, units.length);
+    found.push({ term, idf, units, tfs });
+    for (let k = 0; k < units.length; k++) {
+      const u = units[k] as number;
+      let s = scores[u] as number;
+      for (let f = 0; f < fields; f++) {
+        const tf = tfs[k * fields + f] as number;
+        if (tf > 0) s += fieldScore(params, f, idf, tf, index.unitLength(u, f), avg[f] as number);
+      }
+      scores[u] = s;
+      if (hit[u] === 0) {
+        hit[u] = 1;
+        matched.push(u);
+      }
+    }
+  }
+  return { units: Uint32Array.from(matched), scores, found };
+}
+
+/** Each found term's frequencies and score share in unit `u` (terms absent from it omitted). */
+export function explainUnit(index: IndexReader, ranked: RankedUnits, u: number, params: RankingParams): TermMatch[] {
+  const n = index.unitCount;
+  const fields = index.fieldCount;
+  const matches: TermMatch[] = [];
+  for (const t of ranked.found) {
+    const k = lowerBound(t.units, u);
+    if (k >= t.units.length || t.units[k] !== u) continue;
+    const tfs: number[] = [];
+    let score = 0;
+    for (let f = 0; f < fields; f++) {
+      const tf = t.tfs[k * fields + f] as number;
+      tfs.push(tf);
+      const sum = index.lengthSums[f] as number;
+      const avg = n === 0 || sum === 0 ? 1 : sum / n;
+      if (tf > 0) score += fieldScore(params, f, t.idf, tf, index.unitLength(u, f), avg);
+    }
+    matches.push({ term: t.term, tfs, score });
+  }
+  return matches;
+}
+
+function lowerBound(a: Uint32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

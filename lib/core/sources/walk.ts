@@ -1,0 +1,106 @@
+// The sources of a v1 build: Markdown and MDX files under a root, found by a walk that
+// honours .gitignore files (each applying to its own directory and below, as git reads
+// them), skips `.git`, `node_modules` and hidden entries, and applies --include/--exclude
+// globs (picomatch, matched against the `/`-separated path from the root). Paths come back
+// sorted by UTF-8 byte order. What cannot become a document is listed with a reason,
+// never silently dropped: names that are not UTF-8, special files (FIFOs, sockets...).
+
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import { compareBytes } from '../../json.js';
+import { fromOsError } from '../../errors.js';
+import * as fs from '../fs.js';
+import { IgnoreStack } from './gitignore.js';
+
+export interface SourceOptions {
+  /** File name extensions taken (lowercase, compared case-insensitively). */
+  readonly extensions: readonly string[];
+  /** Globs a file must match one of (none: every file). */
+  readonly include: readonly string[];
+  /** Globs that leave a file (or a whole directory) out. */
+  readonly exclude: readonly string[];
+  /** Honour .gitignore files. */
+  readonly gitignore: boolean;
+}
+
+export interface SkippedSource {
+  /** `/`-separated path from the root (undecodable bytes shown as U+FFFD). */
+  readonly path: string;
+  readonly reason: string;
+}
+
+export interface SourceListing {
+  /** `/`-separated paths from the root, sorted by UTF-8 byte order. */
+  readonly files: readonly string[];
+  readonly skipped: readonly SkippedSource[];
+}
+
+export const DEFAULT_EXTENSIONS: readonly string[] = ['markdown', 'md', 'mdx'];
+const ALWAYS_SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/** Whether a symlink leads to a regular file (dangling or looping: no). */
+function linksToFile(path: string): boolean {
+  try {
+    return fs.statOrNull(path)?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
+export function listSources(root: string, options: SourceOptions): SourceListing {
+  const extensions = new Set(options.extensions);
+  const included = options.include.length === 0 ? null : picomatch([...options.include], { dot: true });
+  const excluded = options.exclude.length === 0 ? null : picomatch([...options.exclude], { dot: true });
+  const files: string[] = [];
+  const skipped: SkippedSource[] = [];
+
+  const walk = (dir: string, rel: string, rules: IgnoreStack): void => {
+    let entries: fs.Dirent<Buffer>[];
+    try {
+      entries = fs.readDirRaw(dir);
+    } catch (err) {
+      throw fromOsError(err, 'io_error');
+    }
+    const named = entries.map((e) => ({ e, name: e.name.toString('utf8'), valid: fs.isUtf8(e.name) }));
+    named.sort((a, b) => Buffer.compare(a.e.name, b.e.name));
+    if (options.gitignore && named.some((n) => n.name === '.gitignore' && n.e.isFile())) {
+      try {
+        rules = rules.with(rel, fs.readText(join(dir, '.gitignore')));
+      } catch (err) {
+        throw fromOsError(err, 'io_error');
+      }
+    }
+    for (const { e, name, valid } of named) {
+      const relPath = rel === '' ? name : `${rel}/${name}`;
+      if (name.startsWith('.') || ALWAYS_SKIPPED_DIRS.has(name)) continue;
+      const isDir = e.isDirectory();
+      if (rules.ignores(relPath, isDir)) continue;
+      if (excluded !== null && excluded(isDir ? relPath + '/' : relPath)) continue;
+      if (isDir) {
+        if (!valid) {
+          skipped.push({ path: relPath, reason: 'directory name is not UTF-8' });
+          continue;
+        }
+        walk(join(dir, name), relPath, rules);
+        continue;
+      }
+      if (!extensions.has(extensionOf(name))) continue;
+      if (included !== null && !included(relPath)) continue;
+      if (!valid) {
+        skipped.push({ path: relPath, reason: 'file name is not UTF-8' });
+        continue;
+      }
+      const path = join(dir, name);
+      if (e.isFile() || (e.isSymbolicLink() && linksToFile(path))) files.push(relPath);
+      else skipped.push({ path: relPath, reason: e.isSymbolicLink() ? 'symlink does not lead to a regular file' : 'not a regular file' });
+    }
+  };
+  walk(root, '', IgnoreStack.empty());
+  files.sort(compareBytes);
+  return { files, skipped };
+}
