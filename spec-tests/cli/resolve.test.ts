@@ -189,7 +189,7 @@ t.test('cli_spec.md "Exit Codes" 1: usage errors print a usage line, nothing on 
     const r = await run(argv);
     t.equal(r.code, 1, argv.slice(1).join(' '));
     t.equal(r.out, '', `${argv.slice(1).join(' ')}: nothing on stdout`);
-    t.match(r.err, /\nusage: context resolve --cache DIR --query TEXT --budget TOKENS \[--format json\|pretty\] \[--budget-scope content\|answer\]\n$/);
+    t.match(r.err, /\nusage: context resolve --cache DIR --query TEXT --budget TOKENS \[--format json\|pretty\|text\] \[--budget-scope content\|answer\]\n$/);
   }
 });
 

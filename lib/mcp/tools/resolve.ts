@@ -6,11 +6,21 @@ import { resolveText, validateBudget, validateBudgetScope, validateQuery } from 
 import type { Tool } from '../tool.js';
 import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
 import { runTool } from './outcome.js';
-import { arrayOf, COUNT, objectOf, outputSchema, READ_ONLY, STRING } from './output-schema.js';
+import { arrayOf, COUNT, objectOf, outputSchema, READ_ONLY, STRING, stringEnum } from './output-schema.js';
 
-// The SelectionResult. Open objects: an engine may add documented fields (DESIGN.md
-// "Engine v1"), and a host validating an older schema must still accept the answer.
-const WHY = objectOf({ query_terms: arrayOf(STRING), term_matches: COUNT, total_words: COUNT }, {}, true);
+// The SelectionResult: v0's fields required, v1's additions (docs/engine.md "The answer")
+// optional. Open objects: an engine may add documented fields, and a host validating an
+// older schema must still accept the answer.
+const MATCH = objectOf(
+  { term: STRING, fields: { type: 'object', additionalProperties: COUNT }, score: { type: 'number', minimum: 0 } },
+  {},
+  true,
+);
+const WHY = objectOf(
+  { query_terms: arrayOf(STRING), term_matches: COUNT, total_words: COUNT },
+  { terms: arrayOf(STRING), matches: arrayOf(MATCH) },
+  true,
+);
 const DOCUMENT = objectOf(
   {
     id: STRING,
@@ -20,7 +30,7 @@ const DOCUMENT = objectOf(
     tokens: COUNT,
     why: WHY,
   },
-  {},
+  { path: STRING, trail: arrayOf(STRING) },
   true,
 );
 const SELECTION = objectOf(
@@ -32,7 +42,14 @@ const SELECTION = objectOf(
     documents_selected: COUNT,
     documents_excluded_by_budget: COUNT,
   },
-  {},
+  {
+    documents_matched: COUNT,
+    engine: stringEnum(['v0', 'v1']),
+    granularity: stringEnum(['file', 'section']),
+    tokenizer: STRING,
+    budget_scope: stringEnum(['content', 'answer']),
+    answer_tokens: COUNT,
+  },
   true,
 );
 
