@@ -3,7 +3,7 @@
 // has run `delayMs` (a quick build prints nothing), erased when the build ends. Only for
 // a TTY: the caller decides, so pipes, CI logs and the MCP server never see a byte of it.
 
-import type { BuildProgress } from '../core/cache/progress.js';
+import { describeProgress, formatBytes, type BuildProgress } from '../core/cache/progress.js';
 
 export interface ProgressLineOptions {
   /** Writes to the terminal (stderr). */
@@ -18,42 +18,10 @@ export interface ProgressLineOptions {
 
 const ERASE = '\r\x1b[K';
 
-/** 1234567 -> "1,234,567" (fixed: not the locale's grouping). */
-function grouped(n: number): string {
-  return String(Math.floor(n)).replace(/\B(?=(\d{3})+$)/g, ',');
-}
-
-/** Bytes in binary units with one decimal: "512 B", "13.3 MiB". */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit] as string}`;
-}
-
-/** The text of one progress line (without terminal control characters). */
-export function describeProgress(p: BuildProgress, elapsedMs: number): string {
-  const of = (noun: string): string => `${grouped(p.files)}/${grouped(p.filesTotal)} ${noun}`;
-  switch (p.phase) {
-    case 'scan':
-      return `context build: scanning, ${grouped(p.files)} files found`;
-    case 'read': {
-      const rate = elapsedMs > 0 ? `, ${formatBytes((p.bytes * 1000) / elapsedMs)}/s` : '';
-      return `context build: reading ${of('files')}, ${formatBytes(p.bytes)}${rate}`;
-    }
-    case 'analyze':
-      return `context build: analyzing ${of('files')}`;
-    case 'index':
-      return `context build: indexing ${of('files')}`;
-    case 'write':
-      return `context build: writing ${of('documents')}`;
-    case 'done':
-      return `context build: done, ${grouped(p.files)} documents, ${formatBytes(p.bytes)}`;
-  }
+/** The terminal's text of one report: the core's words, plus the read rate while reading. */
+export function describeProgressLine(p: BuildProgress, elapsedMs: number): string {
+  const rate = p.phase === 'read' && elapsedMs > 0 ? `, ${formatBytes((p.bytes * 1000) / elapsedMs)}/s` : '';
+  return `context build: ${describeProgress(p)}${rate}`;
 }
 
 export class ProgressLine {
@@ -76,7 +44,7 @@ export class ProgressLine {
     if (now - this.started < (this.options.delayMs ?? 250)) return;
     if (this.lastDraw !== null && now - this.lastDraw < (this.options.intervalMs ?? 100)) return;
     this.lastDraw = now;
-    let text = describeProgress(p, now - (this.readStarted ?? now));
+    let text = describeProgressLine(p, now - (this.readStarted ?? now));
     const width = this.options.columns;
     if (width !== undefined && width > 1 && text.length > width - 1) text = text.slice(0, width - 1);
     this.options.write(ERASE + text);

@@ -13,6 +13,16 @@ export interface ToolContext {
   readonly projectRoot: string;
   /** The server's loaded-cache memo (one per server); absent means load on every call. */
   readonly memo?: CacheMemo;
+  /** The time a build stamps into created_at (the CLI owns the clock); absent: builds are refused. */
+  readonly timestamp?: () => string;
+}
+
+/** What one call may use beyond its arguments: cancellation, and progress for the client. */
+export interface ToolCall {
+  /** Aborted when the client cancels the request (notifications/cancelled). */
+  readonly signal: AbortSignal;
+  /** Reports progress (increasing), or null when the client did not ask for it. */
+  readonly progress: ((progress: number, total: number | null, message: string) => void) | null;
 }
 
 export interface ToolOutcome {
@@ -54,5 +64,5 @@ export interface Tool {
   /** JSON Schema of the text's JSON value: every success and every error shape. */
   readonly outputSchema: { readonly type: 'object' } & JsonSchema;
   readonly annotations: ToolAnnotations;
-  call(args: Readonly<Record<string, unknown>>, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;
+  call(args: Readonly<Record<string, unknown>>, ctx: ToolContext, call?: ToolCall): ToolOutcome | Promise<ToolOutcome>;
 }

@@ -3,7 +3,8 @@
 // the first draw (a quick build prints nothing), the redraw interval, the cut to the
 // terminal's width, and the erase at the end. A fake clock drives time.
 import t from 'tap';
-import { describeProgress, formatBytes, ProgressLine } from '../../lib/cli/progress-line.js';
+import { describeProgressLine as describeProgress, ProgressLine } from '../../lib/cli/progress-line.js';
+import { formatBytes } from '../../lib/core/cache/progress.js';
 
 const ERASE = '\r\x1b[K';
 

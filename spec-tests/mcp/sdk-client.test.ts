@@ -28,9 +28,9 @@ async function cliStdout(argv: string[]): Promise<string> {
   return out;
 }
 
-async function connect(extra: string[] = []): Promise<{ client: Client; stderr: () => string; transport: StdioClientTransport }> {
-  const { command, args } = contextCommand(['mcp', '--cache-root', caches, ...extra]);
-  const transport = new StdioClientTransport({ command, args, env: hostEnv(), stderr: 'pipe' });
+async function connect(extra: string[] = [], cwd?: string, cacheRoot = caches): Promise<{ client: Client; stderr: () => string; transport: StdioClientTransport }> {
+  const { command, args } = contextCommand(['mcp', '--cache-root', cacheRoot, ...extra]);
+  const transport = new StdioClientTransport({ command, args, env: hostEnv(), stderr: 'pipe', ...(cwd === undefined ? {} : { cwd }) });
   let err = '';
   (transport.stderr as PassThrough | null)?.on('data', (b: Buffer) => {
     err += b.toString('utf8');
@@ -115,7 +115,7 @@ t.test('every tool through the SDK: structuredContent validated by the SDK, equa
     for (const tool of tools) {
       t.equal(tool.outputSchema?.type, 'object', `${tool.name}: an outputSchema the SDK will validate against`);
       t.type(tool.title, 'string', `${tool.name}: a title`);
-      t.equal(tool.annotations?.readOnlyHint, true, `${tool.name}: readOnlyHint`);
+      t.equal(tool.annotations?.readOnlyHint, tool.name !== 'context.build', `${tool.name}: readOnlyHint (false only for context.build)`);
       t.equal(tool.annotations?.openWorldHint, false, `${tool.name}: openWorldHint false`);
     }
     const ws = join(REPO, 'conformance', 'citations', 'ws');
@@ -138,6 +138,8 @@ t.test('every tool through the SDK: structuredContent validated by the SDK, equa
       ['context.query_context', { scope: 'broken', path: project }, true],
       ['context.status', { cache: 'minimal' }, false],
       ['context.status', { cache: 'nope' }, true],
+      // Writes nothing: refused before anything is built (sources outside the project root).
+      ['context.build', { sources: '/', cache: 'never' }, true],
     ];
     const called = new Set<string>();
     for (const [name, args, isError] of calls) {
@@ -182,6 +184,42 @@ t.test('the SDK rejects an answer that breaks the real outputSchema (its validat
   t.same(r.structuredContent, { error: { code: 'io_error', message: 'I/O error occurred' } }, 'a valid error object passes');
   await client.close();
   await other.close();
+});
+
+t.test('issue 12 item 2: the SDK builds a cache through context.build, with progress, then resolves it', async (t) => {
+  const project = t.testdir({
+    docs: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`doc${i}.md`, `# Doc ${i}\n\nrollback step ${i} of the deployment guide\n`])),
+    caches: {},
+  });
+  await noWarnings(t, async () => {
+    const { client, stderr } = await connect([], project, join(project, 'caches'));
+    const { tools } = await client.listTools();
+    const build = tools.find((x) => x.name === 'context.build');
+    t.same(build?.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false }, 'a tool that writes says so');
+    const seen: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
+    const built = await client.callTool({ name: 'context.build', arguments: { sources: 'docs', cache: 'guide' } }, undefined, {
+      onprogress: (p) => void seen.push(p),
+    });
+    t.notOk(built.isError, 'built');
+    const text = (built.content as Text[])[0]?.text ?? '';
+    t.match(text, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":40\}\n$/, 'the text is what context build prints');
+    t.same(built.structuredContent, parseJson(text), 'structured, validated by the SDK against the outputSchema');
+    t.ok(seen.length >= 3, `${seen.length} progress notifications reached the SDK's onprogress`);
+    t.ok(seen.every((p, i) => i === 0 || p.progress > (seen[i - 1]?.progress ?? 0)), 'progress only grows');
+    // (The SDK may drop the last notifications when the reply overtakes their handlers; the
+    // transcripts show every one, up to 100, before the reply.)
+    t.ok(seen.every((p) => p.progress >= 0 && p.progress <= 100), 'on a 0..100 scale');
+    t.ok(seen.every((p) => p.total === 100 && typeof p.message === 'string'), 'with total and a message');
+    const cli = await cliStdout(['build', '--sources', join(project, 'docs'), '--cache', join(project, 'cli-cache')]);
+    t.equal(text, cli, 'the same line the CLI prints for the same sources');
+    const answer = await client.callTool({ name: 'context.resolve', arguments: { cache: 'guide', query: 'rollback', budget: 60 } });
+    t.notOk(answer.isError, 'the new cache resolves');
+    t.match((answer.content as Text[])[0]?.text ?? '', /"documents_considered":40/);
+    const list = await client.callTool({ name: 'context.list_caches', arguments: {} });
+    t.same(list.structuredContent, { caches: [{ path: 'guide', has_manifest: true }] }, 'and is listed; no staging directory is left');
+    await client.close();
+    t.equal(stderr(), '', 'server stderr stayed empty');
+  });
 });
 
 t.test('--tool-names underscore: every advertised name suits strict hosts', async (t) => {

@@ -6,8 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { compact } from '../../json.js';
-import { buildCache, buildCacheV1 } from '../../core/cache/api.js';
+import { nonDefaultV1Options, runBuild, type BuildRequest } from '../../core/cache/build-request.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { parseFlags, required } from '../args.js';
@@ -87,52 +86,25 @@ export const build: Command = {
       io.stderrIsTTY === true
         ? new ProgressLine({ write: io.stderr, now: io.clock ?? (() => performance.now()), columns: io.stderrColumns })
         : null;
-    const onProgress = progress === null ? {} : { onProgress: progress.report };
+    const request: BuildRequest = {
+      sources,
+      cache,
+      force,
+      createdAt,
+      engine,
+      options: { granularity, tokenizer, include, exclude },
+      threads: availableParallelism(),
+    };
     if (engine === 'v0') {
-      const v1Only = [
-        args.values['granularity'] !== undefined ? '--granularity' : null,
-        tokenizer !== 'bytes4' ? '--tokenizer' : null,
-        include.length > 0 ? '--include' : null,
-        exclude.length > 0 ? '--exclude' : null,
-      ].filter((f) => f !== null);
+      const v1Only = nonDefaultV1Options(request.options).map((f) => `--${f}`);
+      if (args.values['granularity'] !== undefined && !v1Only.includes('--granularity')) v1Only.unshift('--granularity');
       if (v1Only.length > 0) throw new UsageError(`${v1Only.join(', ')} need --engine v1 (v0's cache format has no options)`);
-      let summary;
-      try {
-        summary = buildCache({ sources, cache, force, createdAt, ...onProgress });
-      } finally {
-        progress?.finish();
-      }
-      io.stdout(compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n');
-      return 0;
     }
-    let summary;
     try {
-      summary = await buildCacheV1({
-        sources,
-        cache,
-        force,
-        createdAt,
-        options: { granularity, tokenizer, include, exclude },
-        threads: availableParallelism(),
-        ...onProgress,
-      });
+      io.stdout(await runBuild(request, progress?.report));
     } finally {
       progress?.finish();
     }
-    io.stdout(
-      compact({
-        cache_version: summary.cacheVersion,
-        document_count: summary.documentCount,
-        engine: 'v1',
-        granularity,
-        tokenizer,
-        units: summary.unitCount,
-        reused: summary.reused,
-        analyzed: summary.analyzed,
-        unchanged: summary.unchanged,
-        skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })),
-      }) + '\n',
-    );
     return 0;
   },
 };

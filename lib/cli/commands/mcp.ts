@@ -1,4 +1,4 @@
-// `context mcp [--cache-root DIR] [--tool-names dotted|underscore]`: the MCP stdio server.
+// `context mcp [--cache-root DIR] [--tool-names dotted|underscore] [--read-only]`: the MCP stdio server.
 // stdout carries protocol lines only; diagnostics go to stderr. The cache root is
 // --cache-root, else $CONTEXT_CACHE_ROOT (as the reference server), else ~/.context/caches.
 
@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { runMcpServer } from '../../mcp/server.js';
 import { TOOL_NAME_STYLES, type ToolNameStyle } from '../../mcp/tool-names.js';
 import { parseFlags } from '../args.js';
+import { timestamp } from '../clock.js';
 import { UsageError, type Command } from '../command.js';
 import type { CliIo } from '../command.js';
 
@@ -25,23 +26,25 @@ function toolNameStyle(value: string | undefined): ToolNameStyle {
 export const mcp: Command = {
   name: 'mcp',
   summary: 'Run the MCP stdio server (context.resolve, context.list_caches, context.inspect_cache, ...)',
-  usage: 'context mcp [--cache-root DIR] [--tool-names dotted|underscore]',
+  usage: 'context mcp [--cache-root DIR] [--tool-names dotted|underscore] [--read-only]',
   help: {
     about:
-      'Runs the MCP server on stdin and stdout (JSON-RPC 2.0, one message per line) until stdin closes; MCP hosts start it. Its tools answer with exactly what the matching CLI commands print: context.resolve, context.list_caches and context.inspect_cache over the caches under the cache root; context.cite, context.claim and context.verify_workspace; context.list_contexts, context.check_freshness and context.query_context over the working directory. Diagnostics go to stderr.',
+      'Runs the MCP server on stdin and stdout (JSON-RPC 2.0, one message per line) until stdin closes; MCP hosts start it. Its tools answer with exactly what the matching CLI commands print: context.resolve, context.list_caches and context.inspect_cache over the caches under the cache root; context.cite, context.claim and context.verify_workspace; context.list_contexts, context.check_freshness and context.query_context over the working directory; context.status, and context.build, which indexes a folder of the working directory into a cache under the cache root (with progress notifications, stopped by a cancellation). Diagnostics go to stderr.',
     options: [
       ['--cache-root DIR', 'The folder whose subdirectories are the caches tools may read. Default: $CONTEXT_CACHE_ROOT, else ~/.context/caches.'],
       ['--tool-names dotted|underscore', 'dotted (default): tools/list shows context.resolve and so on; underscore: context_resolve and so on, for hosts that accept only [a-zA-Z0-9_-] in tool names. tools/call accepts both spellings either way.'],
+      ['--read-only', 'Offer only tools that read: context.build is neither listed nor callable (a call gets the unknown-tool error), for hosts that must not let an agent write.'],
     ],
     examples: [
       'context mcp --cache-root ~/.context/caches',
       'context mcp --tool-names underscore --cache-root ./caches',
+      'context mcp --read-only --cache-root ~/.context/caches',
     ],
     output:
       'stdout carries protocol messages only. Exit 0 when stdin ends (or stdout closes), 1 when stdin fails or for a bad command line.',
   },
   async run(argv, io) {
-    const args = parseFlags(argv, { strings: ['cache-root', 'tool-names'] });
+    const args = parseFlags(argv, { strings: ['cache-root', 'tool-names'], booleans: ['read-only'] });
     const toolNames = toolNameStyle(args.values['tool-names']);
     const fromEnv = io.env['CONTEXT_CACHE_ROOT'];
     const root = args.values['cache-root'] ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
@@ -56,6 +59,9 @@ export const mcp: Command = {
       cacheRoot,
       projectRoot: io.cwd,
       toolNames,
+      readOnly: args.flags['read-only'] === true,
+      // A build's created_at: SOURCE_DATE_EPOCH when set, else the clock, as for context build.
+      timestamp: () => timestamp(io.env),
     });
   },
 };
