@@ -1,6 +1,6 @@
 // `npm run demo`: builds the example corpus shipped in examples/corpus into a context cache
-// (.demo/cache) and resolves a question against it with the real CLI, printing each
-// command before its output — a newcomer's first look at a selection.
+// (.demo/cache, engine v1 with sections) and resolves a question against it with the real
+// CLI, printing each command before its output — a newcomer's first look at a selection.
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,14 +20,14 @@ function step(args) {
 }
 
 const cache = relative(root, join(root, '.demo', 'cache'));
-step(['build', '--sources', 'examples/corpus', '--cache', cache, '--force']);
+step(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'examples/corpus', '--cache', cache, '--force']);
 step(['inspect', '--cache', cache]);
 const out = step(['resolve', '--cache', cache, '--query', query, '--budget', budget, '--format', 'pretty']);
 const result = JSON.parse(out);
-process.stdout.write(`\nSelected ${result.selection.documents_selected} of ${result.selection.documents_considered} documents ` +
-  `(${result.selection.tokens_used} of ${budget} tokens):\n`);
+process.stdout.write(`\nSelected ${result.selection.documents_selected} of ${result.selection.documents_matched} matching sections ` +
+  `(${result.selection.documents_considered} in the cache; ${result.selection.tokens_used} of ${budget} tokens):\n`);
 for (const d of result.documents) {
-  process.stdout.write(`  ${d.id.padEnd(32)} score ${String(d.score).padEnd(12)} ${d.tokens} tokens, ` +
-    `${d.why.term_matches} of ${d.why.total_words} words match\n`);
+  const matched = d.why.matches.map((m) => `${m.term} in ${Object.keys(m.fields).join('+')}`).join(', ');
+  process.stdout.write(`  ${d.id.padEnd(44)} score ${String(d.score).padEnd(10)} ${String(d.tokens).padStart(4)} tokens  (${matched})\n`);
 }
 process.stdout.write('\nTry your own: npm run demo -- "your question" 400\n');

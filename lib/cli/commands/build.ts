@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { nonDefaultV1Options, runBuild, type BuildRequest } from '../../core/cache/build-request.js';
+import { needEngineV1, runBuild, v1OptionsGiven, type BuildRequest } from '../../core/cache/build-request.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { parseFlags, required } from '../args.js';
@@ -79,6 +79,9 @@ export const build: Command = {
     const tokenizer: TokenizerName = tokenizerValue ?? 'bytes4';
     const include = args.lists['include'] ?? [];
     const exclude = args.lists['exclude'] ?? [];
+    for (const [flag, globs] of [['include', include], ['exclude', exclude]] as const) {
+      if (globs.includes('')) throw new UsageError(`--${flag} needs a non-empty glob`);
+    }
     const force = args.flags['force'] === true;
     const createdAt = timestamp(io.env);
     // Progress only on a terminal: pipes, CI logs and scripts get stderr as before.
@@ -96,9 +99,8 @@ export const build: Command = {
       threads: availableParallelism(),
     };
     if (engine === 'v0') {
-      const v1Only = nonDefaultV1Options(request.options).map((f) => `--${f}`);
-      if (args.values['granularity'] !== undefined && !v1Only.includes('--granularity')) v1Only.unshift('--granularity');
-      if (v1Only.length > 0) throw new UsageError(`${v1Only.join(', ')} need --engine v1 (v0's cache format has no options)`);
+      const given = v1OptionsGiven({ granularity: args.values['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include, exclude });
+      if (given.length > 0) throw new UsageError(`${needEngineV1(given.map((f) => `--${f}`))} --engine v1 (v0's cache format has no options)`);
     }
     try {
       io.stdout(await runBuild(request, progress?.report));

@@ -8,8 +8,11 @@
 //   token lowercased and unstemmed (the identifier as written), then each part — the runs,
 //   split at camelCase humps — lowercased and stemmed.
 // Terms of one token are distinct (`foo-foo` gives `foo-foo`, `foo` once). Tokens over
-// MAX_TOKEN_LENGTH UTF-16 units (hashes, base64) give no term. Lowercasing is
-// String.prototype.toLowerCase: full Unicode, locale-independent.
+// MAX_TOKEN_LENGTH UTF-16 units (hashes, base64) give no term. A non-ASCII token is first
+// put in Unicode normalization form NFKC (`café` typed either way, `ﬁle`, fullwidth
+// `ｕｓｅＳｔａｔｅ`: one spelling each); case is then folded: String.prototype.toLowerCase
+// (full Unicode, locale-independent) plus the two folds it lacks, ß -> ss and final ς -> σ,
+// so `STRASSE` meets `straße` and `ΟΔΟΣ` meets `οδος` in any position.
 
 import { compareBytes } from '../../json.js';
 import { stemWord, STEMMER } from './stem.js';
@@ -18,7 +21,8 @@ import { stemWord, STEMMER } from './stem.js';
 export const ANALYZER_CONFIG = {
   name: 'words-identifiers',
   version: 1,
-  case: 'unicode-lowercase',
+  normalization: 'NFKC',
+  case: 'unicode-lowercase, ß->ss, ς->σ',
   stemmer: STEMMER,
   max_token_length: 128,
 } as const;
@@ -32,20 +36,29 @@ const JOINERS = /[._-]/;
 const HUMP = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const HAS_UPPER = /\p{Lu}/u;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Case folding: full lowercase, then ß -> ss and ς -> σ (both already lowercase). */
+function fold(s: string): string {
+  const lower = s.toLowerCase();
+  return ASCII.test(lower) ? lower : lower.replace(/ß/g, 'ss').replace(/ς/g, 'σ');
+}
+
 /** The distinct terms of one raw token, in a fixed order (whole first, then parts). */
 export function termsOfToken(raw: string): string[] {
   if (raw.length > MAX_TOKEN_LENGTH) return [];
-  const runs = raw.split(JOINERS);
-  const humps = HAS_UPPER.test(raw) ? runs.flatMap((r) => r.split(HUMP)) : runs;
+  const token = ASCII.test(raw) ? raw : raw.normalize('NFKC');
+  const runs = token.split(JOINERS);
+  const humps = HAS_UPPER.test(token) ? runs.flatMap((r) => r.split(HUMP)) : runs;
   const terms: string[] = [];
   const add = (t: string): void => {
     if (t !== '' && !terms.includes(t)) terms.push(t);
   };
   if (humps.length === 1) {
-    add(stemWord(raw.toLowerCase()));
+    add(stemWord(fold(token)));
   } else {
-    add(raw.toLowerCase());
-    for (const h of humps) add(stemWord(h.toLowerCase()));
+    add(fold(token));
+    for (const h of humps) add(stemWord(fold(h)));
   }
   return terms;
 }

@@ -27,14 +27,24 @@ export interface BuildRequest {
 
 export const DEFAULT_V1_OPTIONS: V1Options = { granularity: 'file', tokenizer: 'bytes4', include: [], exclude: [] };
 
-/** The v1-only options `options` sets to something other than the default, as flag names. */
-export function nonDefaultV1Options(options: V1Options): string[] {
+/** The v1-only options a request names at all (a v0 build takes none), in a fixed order. */
+export function v1OptionsGiven(given: {
+  readonly granularity: boolean;
+  readonly tokenizer: boolean;
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+}): string[] {
   return [
-    options.granularity !== 'file' ? 'granularity' : null,
-    options.tokenizer !== 'bytes4' ? 'tokenizer' : null,
-    options.include.length > 0 ? 'include' : null,
-    options.exclude.length > 0 ? 'exclude' : null,
+    given.granularity ? 'granularity' : null,
+    given.tokenizer ? 'tokenizer' : null,
+    given.include.length > 0 ? 'include' : null,
+    given.exclude.length > 0 ? 'exclude' : null,
   ].filter((f): f is string => f !== null);
+}
+
+/** "X needs" / "X, Y need": the start of the refusal of v1 options without engine v1. */
+export function needEngineV1(names: readonly string[]): string {
+  return `${names.join(', ')} ${names.length === 1 ? 'needs' : 'need'}`;
 }
 
 /** Runs the build; resolves with its report line (`context build` stdout, "\n" included). */

@@ -53,6 +53,7 @@ export interface IndexData {
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const MAGIC_BYTES = utf8.encode(INDEX_MAGIC);
 
 function section(out: ByteWriter, body: ByteWriter): void {
   out.u32(body.length);
@@ -149,7 +150,8 @@ export class IndexReader {
 
   constructor(bytes: Uint8Array) {
     const r = new ByteReader(bytes);
-    if (utf8Decoder.decode(r.take(8)) !== INDEX_MAGIC) throw new IndexFormatError('not an index file');
+    // Compared as bytes: damaged magic need not be UTF-8, and must still be IndexFormatError.
+    if (compareU8(r.take(MAGIC_BYTES.length), MAGIC_BYTES) !== 0) throw new IndexFormatError('not an index file');
     const format = r.u32();
     if (format !== INDEX_FORMAT) throw new IndexFormatError(`unknown index format ${format}`);
     this.docCount = r.u32();
@@ -265,6 +267,11 @@ export class IndexReader {
     const offset = this.stats[index * 2] as number;
     const count = this.stats[index * 2 + 1] as number;
     const fields = this.fieldCount;
+    // A posting takes at least two bytes (unit delta, field mask): a larger count is damage,
+    // refused before it sizes the arrays below.
+    if (offset > this.postingBytes.length || count > (this.postingBytes.length - offset) / 2) {
+      throw new IndexFormatError('postings out of range');
+    }
     const r = new ByteReader(this.postingBytes, offset);
     const units = new Uint32Array(count);
     const tfs = new Uint32Array(count * fields);

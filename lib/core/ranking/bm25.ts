@@ -3,7 +3,7 @@
 //
 //   score(u) = sum over query terms t (distinct, in UTF-8 byte order)
 //                sum over fields f (FIELDS order) with tf > 0
-//                  w_f * idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len_f(u) / avg_f))
+//                  w_f * idf(t) * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len_f(u)) / avg_f)))
 //   idf(t)   = ln(1 + (N - df + 0.5) / (df + 0.5)),  N units, df units holding t in any field
 //
 // Evaluated in binary64 in exactly that order with `ln` from ./ln.ts, so every machine gets

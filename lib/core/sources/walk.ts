@@ -80,7 +80,9 @@ export function listSources(root: string, options: SourceOptions): SourceListing
       if (name.startsWith('.') || ALWAYS_SKIPPED_DIRS.has(name)) continue;
       const isDir = e.isDirectory();
       if (rules.ignores(relPath, isDir)) continue;
-      if (excluded !== null && excluded(isDir ? relPath + '/' : relPath)) continue;
+      // A directory matches with or without its trailing slash (`drafts/` and `drafts` both
+      // drop it, as in .gitignore); only a glob ending in `/` is directories-only.
+      if (excluded !== null && (excluded(relPath) || (isDir && excluded(relPath + '/')))) continue;
       if (isDir) {
         if (!valid) {
           skipped.push({ path: relPath, reason: 'directory name is not UTF-8' });

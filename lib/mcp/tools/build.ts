@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { realpathSync } from 'node:fs';
 import { buildInBackground } from '../../core/cache/build-background.js';
-import { ENGINES, nonDefaultV1Options, type BuildRequest, type EngineName } from '../../core/cache/build-request.js';
+import { ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/cache/build-request.js';
 import { describeProgress, type BuildPhase, type BuildProgress } from '../../core/cache/progress.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
@@ -73,10 +73,12 @@ function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): B
   const options = { granularity, tokenizer, include: globs('include', args['include']), exclude: globs('exclude', args['exclude']) };
   const force = args['force'] ?? false;
   if (typeof force !== 'boolean') throw invalid('force must be a boolean');
+  for (const [name, list] of [['include', options.include], ['exclude', options.exclude]] as const) {
+    if (list.includes('')) throw invalid(`${name} needs non-empty globs`);
+  }
   if (engine === 'v0') {
-    const v1Only = nonDefaultV1Options(options);
-    if (args['granularity'] !== undefined && !v1Only.includes('granularity')) v1Only.unshift('granularity');
-    if (v1Only.length > 0) throw invalid(`${v1Only.join(', ')} need engine v1`);
+    const given = v1OptionsGiven({ granularity: args['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include: options.include, exclude: options.exclude });
+    if (given.length > 0) throw invalid(`${needEngineV1(given)} engine v1`);
   }
   if (ctx.timestamp === undefined) throw new ContextError('internal_error', 'the server has no clock for created_at');
   const sources = sourcesInsideProject(args['sources'], ctx);

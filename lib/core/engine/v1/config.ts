@@ -66,6 +66,14 @@ export function buildConfig(options: V1Options): Json {
   };
 }
 
+/**
+ * The largest k1 or field weight a build_config may record. Scores are printed as binary32;
+ * with every constant at most 1000 a unit's score stays below ~1e13 (at most 64 Ki query
+ * terms × 4 fields × 1000 × idf < 23 × (k1 + 1)), far inside binary32's range, where a weight
+ * of 1e39 would print as infinity, which JSON cannot carry.
+ */
+export const MAX_RANKING_CONSTANT = 1000;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
@@ -84,7 +92,7 @@ export function parseBuildConfig(value: unknown): V1Config | string {
   if (!isObject(ranking) || !isObject(ranking['fields'])) return 'bad ranking';
   const fields = ranking['fields'];
   const numbers = [ranking['k1'], ranking['b'], ...FIELDS.map((f) => fields[f])];
-  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return 'bad ranking constants';
+  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_RANKING_CONSTANT)) return 'bad ranking constants';
   const [k1, b, ...weights] = numbers as number[];
   if ((b as number) > 1) return 'bad ranking constants';
   // Everything else must be exactly what this engine writes for those values.

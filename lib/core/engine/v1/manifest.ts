@@ -10,7 +10,7 @@
 // [[path, version], …]})): JSON keeps it unambiguous for any path. created_at and
 // source_root are informational and not hashed, as created_at is in v0.
 
-import { canonical, compact, compareBytes, parseJson, pretty, type Json } from '../../../json.js';
+import { compact, compareBytes, jsonString, parseJson, pretty, type Json } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
 import { parseBuildConfig, type V1Config } from './config.js';
 
@@ -50,8 +50,17 @@ export interface V1Manifest {
 }
 
 export function computeCacheVersion(buildConfig: Json, documents: readonly { path: string; version: string }[]): string {
-  const docs = [...documents].sort((a, b) => compareBytes(a.path, b.path)).map((d) => [d.path, d.version]);
-  return 'sha256:' + sha256Hex(compact({ build_config: buildConfig, documents: docs }));
+  let sorted = documents;
+  for (let i = 1; i < documents.length; i++) {
+    if (compareBytes((documents[i - 1] as { path: string }).path, (documents[i] as { path: string }).path) > 0) {
+      sorted = [...documents].sort((a, b) => compareBytes(a.path, b.path));
+      break;
+    }
+  }
+  // Exactly compact({build_config, documents: [[path, version], ...]}), assembled flat: a
+  // cache of 10,000 documents hashes this on every cold load.
+  const pairs = sorted.map((d) => `[${jsonString(d.path)},${jsonString(d.version)}]`);
+  return 'sha256:' + sha256Hex(`{"build_config":${compact(buildConfig)},"documents":[${pairs.join(',')}]}`);
 }
 
 export function manifestText(m: Omit<V1Manifest, 'config'>): string {
@@ -144,7 +153,3 @@ export function readManifest(text: string): V1Manifest | string[] {
   };
 }
 
-/** Canonical text of a build_config, for comparisons. */
-export function configKey(buildConfig: Json): string {
-  return canonical(buildConfig);
-}

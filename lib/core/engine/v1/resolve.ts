@@ -14,6 +14,7 @@ import { compact, compareBytes, F32, type Json } from '../../../json.js';
 import { ContextError } from '../../../errors.js';
 import { queryTermsV1 } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
+import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits } from '../../ranking/bm25.js';
 import { queryTerms } from '../../selection/text.js';
 import { tokenCounter, type TokenCounter } from '../../tokens/count.js';
@@ -29,6 +30,18 @@ export function unitId(path: string, slug: string): string {
 export type BudgetScope = 'content' | 'answer';
 
 export function resolveV1(cache: V1Cache, query: string, budget: number, scope: BudgetScope = 'content'): Json {
+  try {
+    return select(cache, query, budget, scope);
+  } catch (err) {
+    // index.bin matched its recorded sha256, yet what is decoded only on use (postings,
+    // slugs and trails) can still be malformed if the record was forged with it: a damaged
+    // cache is cache_invalid, never an internal error.
+    if (err instanceof IndexFormatError) throw new ContextError('cache_invalid', `index: ${err.message}`);
+    throw err;
+  }
+}
+
+function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope): Json {
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
   const terms = queryTermsV1(query);

@@ -5,7 +5,7 @@
 //   documents_exist  documents.pack is a regular file of the recorded size
 //   pack             documents.pack hashes to the recorded sha256
 //   document_hashes  every document's bytes hash to its version and are UTF-8
-//   index            index.bin has the recorded size and sha256, and decodes
+//   index            index.bin has the recorded size and sha256, and decodes (all of it)
 //   index_rebuild    index.bin equals the index rebuilt from the documents (analysis,
 //                    sections, token counts, postings): the index is what the documents say
 //   no_orphans       the cache directory holds nothing but its three files (and the
@@ -17,6 +17,7 @@ import { fromOsError } from '../../../errors.js';
 import { requireCacheDir } from '../../cache/check.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
+import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { analyzeCorpus } from './analyze-corpus.js';
 import { assemble } from './assemble.js';
@@ -101,6 +102,7 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     try {
       const reader = new IndexReader(indexBytes);
       if (reader.docCount !== manifest.documents.length) fail('index', 'index.bin counts another number of documents');
+      else decodeWhole(reader);
     } catch (err) {
       fail('index', `index.bin does not decode: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -133,6 +135,22 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     }
   }
   return report(manifest.cacheVersion, problems);
+}
+
+/**
+ * Decodes what the reader decodes only on use (each unit's slug and trail, each term and its
+ * postings) and checks the dictionary's order, which lookups rely on: "decodes" means all of
+ * it. Throws IndexFormatError.
+ */
+function decodeWhole(r: IndexReader): void {
+  for (let u = 0; u < r.unitCount; u++) r.unitStrings(u);
+  let previous: string | null = null;
+  for (let i = 0; i < r.termCount; i++) {
+    const term = r.term(i);
+    if (previous !== null && compareBytes(previous, term) >= 0) throw new IndexFormatError('terms are not sorted and distinct');
+    previous = term;
+    r.postings(i);
+  }
 }
 
 function report(cacheVersion: string, problems: ReadonlyMap<V1CheckName, string[]>): V1VerifyReport {

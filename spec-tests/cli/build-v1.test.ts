@@ -1,0 +1,136 @@
+// Checks issue 9 "Cache format 2, chosen at build time" (`context build --engine v1` with
+// `--granularity file|section`, "keep these spellings"; the default engine stays v0) and
+// docs/engine.md ("The build prints one JSON line"; --tokenizer; --include / --exclude
+// repeatable) through `main` and the spawned bin: flags, usage errors (exit 1, nothing
+// written), stdout's shape, SOURCE_DATE_EPOCH byte-identical builds and --force.
+import t from 'tap';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { snapshot } from '../core/cache/fixture.js';
+import { expectedCacheVersion, manifestOf, versionOf } from '../core/engine/v1/fixture.js';
+import { run, spawnContext } from './harness.js';
+
+const USAGE = /\nusage: context build --sources DIR --cache OUT \[--force\] \[--engine v0\|v1\]\n[^]*docs\/engine\.md\)\n$/;
+
+t.test('docs/engine.md "Sources": `build --engine v1` prints one JSON line, in this shape', async (t) => {
+  const dir = t.testdir({ docs: { 'Guide.md': '# Guide\n\nalpha\n', 'b.mdx': 'beta', 'bad.md': Buffer.from([0xff]) } });
+  const r = await run(['build', '--engine', 'v1', '--sources', 'docs', '--cache', 'out/cache'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
+  const m = manifestOf(join(dir, 'out', 'cache'));
+  const cv = expectedCacheVersion(m.build_config, [{ path: 'Guide.md', version: versionOf('# Guide\n\nalpha\n') }, { path: 'b.mdx', version: versionOf('beta') }]);
+  t.same(r, {
+    code: 0,
+    out: `{"cache_version":"${cv}","document_count":2,"engine":"v1","granularity":"file","tokenizer":"bytes4","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":[{"path":"bad.md","reason":"content is not UTF-8"}]}\n`,
+    err: '',
+  });
+  t.equal(m.created_at, '1970-01-01T00:00:00Z', 'created_at from SOURCE_DATE_EPOCH');
+  t.equal(m.source_root, '../../docs', 'relative paths from the working directory; source_root from the cache');
+  t.same(readdirSync(join(dir, 'out')), ['cache'], 'no temp dir left');
+});
+
+t.test('issue 9: --granularity file|section, --tokenizer, --include/--exclude (repeatable, order kept)', async (t) => {
+  const dir = t.testdir({ docs: { 'a.md': '# A\n\nalpha\n', guide: { 'b.md': 'beta' }, drafts: { 'c.md': 'gamma' }, 'd.mdx': 'delta' } });
+  const build = async (cache: string, ...flags: string[]): Promise<{ code: number; out: string }> =>
+    run(['build', '--engine', 'v1', '--sources', 'docs', '--cache', cache, ...flags], { cwd: dir });
+  const s = await build('s', '--granularity', 'section');
+  t.equal(s.code, 0);
+  t.match(s.out, /"granularity":"section","tokenizer":"bytes4","units":4,/);
+  t.equal(manifestOf(join(dir, 's')).build_config['granularity'], 'section');
+  const f = await build('f', '--granularity=file');
+  t.match(f.out, /"granularity":"file"/, '--flag=value works too');
+  for (const tok of ['o200k_base', 'cl100k_base', 'bytes4']) {
+    const r = await build(`t-${tok}`, '--tokenizer', tok);
+    t.match(r.out, new RegExp(`"tokenizer":"${tok}"`), tok);
+    t.equal(manifestOf(join(dir, `t-${tok}`)).build_config['tokenizer'], tok);
+  }
+  const g = await build('g', '--include', 'guide/**', '--include', '*.md', '--exclude', 'drafts/', '--exclude', '**/*.mdx');
+  t.match(g.out, /"document_count":2,/);
+  t.same(manifestOf(join(dir, 'g')).documents.map((d) => d.path), ['a.md', 'guide/b.md']);
+  t.same(manifestOf(join(dir, 'g')).build_config['sources'], { extensions: ['markdown', 'md', 'mdx'], include: ['guide/**', '*.md'], exclude: ['drafts/', '**/*.mdx'], gitignore: true, hidden: false });
+  const v0 = await run(['build', '--engine', 'v0', '--sources', 'docs', '--cache', 'v0'], { cwd: dir });
+  t.match(v0.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":3\}\n$/, '--engine v0 is the v0 build (every *.md, v0 stdout)');
+  const dflt = await run(['build', '--sources', 'docs', '--cache', 'default'], { cwd: dir });
+  t.equal(dflt.out, v0.out, 'the default engine is v0');
+  t.same(readdirSync(join(dir, 'default')).sort(), ['documents', 'index.json', 'manifest.json']);
+});
+
+t.test('cli_spec.md "Exit Codes" 1: v1 usage errors, nothing written, stdout empty', async (t) => {
+  const dir = t.testdir({ docs: { 'a.md': 'alpha' } });
+  const base = ['build', '--sources', 'docs', '--cache', 'c'];
+  const cases: [string[], RegExp][] = [
+    [['--granularity', 'file'], /--granularity needs --engine v1/],
+    [['--engine', 'v0', '--granularity', 'section'], /--granularity needs --engine v1/],
+    [['--tokenizer', 'o200k_base'], /--tokenizer needs --engine v1/],
+    [['--tokenizer', 'bytes4'], /--tokenizer needs --engine v1/],
+    [['--include', '*.md'], /--include needs --engine v1/],
+    [['--exclude', 'drafts/'], /--exclude needs --engine v1/],
+    [['--granularity', 'section', '--include', 'x'], /--granularity, --include need --engine v1/],
+    [['--engine', 'v2'], /--engine must be v0 or v1, not "v2"/],
+    [['--engine', 'V1'], /--engine must be v0 or v1/],
+    [['--engine', 'v1', '--granularity', 'paragraph'], /--granularity must be file or section, not "paragraph"/],
+    [['--engine', 'v1', '--granularity', 'sections'], /--granularity must be file or section/],
+    [['--engine', 'v1', '--tokenizer', 'gpt2'], /--tokenizer must be bytes4, o200k_base, cl100k_base, not "gpt2"/],
+    [['--engine', 'v1', '--granularity', 'file', '--granularity', 'section'], /--granularity given more than once/],
+    [['--engine', 'v1', '--include'], /--include needs a value/],
+    [['--engine', 'v1', '--include', ''], /--include needs a non-empty glob/],
+    [['--engine', 'v1', '--exclude', ''], /--exclude needs a non-empty glob/],
+    [['--engine'], /--engine needs a value/],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await run([...base, ...flags], { cwd: dir });
+    const what = flags.join(' ') || '(none)';
+    t.equal(r.code, 1, `${what}: exit 1`);
+    t.equal(r.out, '', `${what}: nothing on stdout`);
+    t.match(r.err, message, `${what}: says why`);
+    t.match(r.err, USAGE, `${what}: usage line`);
+  }
+  t.same(readdirSync(dir), ['docs'], 'nothing was built');
+});
+
+t.test('issue 9 "determinism": two CLI builds with the same SOURCE_DATE_EPOCH are byte-identical (all three files)', async (t) => {
+  const dir = t.testdir({ docs: { 'a.md': '# A\n\nalpha useState\n', sub: { 'b.md': 'beta\r\n', 'c.md': 'beta\r\n' } } });
+  const env = { SOURCE_DATE_EPOCH: '1700000000' };
+  for (const g of ['file', 'section']) {
+    const one = await run(['build', '--engine', 'v1', '--granularity', g, '--sources', 'docs', '--cache', `${g}1`], { cwd: dir, env });
+    const two = await run(['build', '--engine', 'v1', '--granularity', g, '--sources', 'docs', '--cache', `${g}2`], { cwd: dir, env });
+    t.equal(one.out, two.out, `${g}: same stdout`);
+    const a = snapshot(join(dir, `${g}1`));
+    // The three cache files, and the build state (stamps of the same, untouched sources).
+    t.same(Object.keys(a), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json']);
+    t.same(a, snapshot(join(dir, `${g}2`)), `${g}: every file byte-identical`);
+    t.match(a['manifest.json'] ?? '', /"created_at": "2023-11-14T22:13:20Z"/);
+  }
+});
+
+t.test('context_cache.md "Rebuild" for v1: refused without --force; --force replaces it; a failed --force keeps it', async (t) => {
+  const dir = t.testdir({ docs: { 'a.md': 'alpha' }, docs2: { 'b.md': 'beta' } });
+  const v1 = ['build', '--engine', 'v1', '--cache', 'c'];
+  t.equal((await run([...v1, '--sources', 'docs'], { cwd: dir })).code, 0);
+  const before = snapshot(join(dir, 'c'));
+  const refused = await run([...v1, '--sources', 'docs2'], { cwd: dir });
+  t.same([refused.code, refused.out], [6, ''], 'an existing cache is refused: io_error');
+  t.same(snapshot(join(dir, 'c')), before);
+  const missing = await run([...v1, '--sources', 'nope', '--force'], { cwd: dir });
+  t.same([missing.code, missing.out], [6, ''], 'a missing --sources fails before anything is touched');
+  t.same(snapshot(join(dir, 'c')), before, 'the old cache is intact');
+  const forced = await run([...v1, '--sources', 'docs2', '--force'], { cwd: dir });
+  t.equal(forced.code, 0);
+  t.same(manifestOf(join(dir, 'c')).documents.map((d) => d.path), ['b.md']);
+  t.same(readdirSync(dir).sort(), ['c', 'docs', 'docs2'], 'no temp or old dir left');
+});
+
+t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect on the cache it wrote', async (t) => {
+  const dir = t.testdir({ docs: { 'install.md': '# Install\n\nRun the installer.\n', 'other.md': 'Nothing relevant.' } });
+  const built = spawnContext(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'docs', '--cache', 'c'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
+  t.equal(built.code, 0, built.err);
+  t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"bytes4","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":\[\]\}\n$/);
+  const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100'], { cwd: dir });
+  t.equal(resolved.code, 0, resolved.err);
+  t.match(resolved.out, /^\{"documents":\[\{"id":"install\.md#install",/, 'the section, stemmed query term');
+  t.match(resolved.out, /"documents_matched":1,"engine":"v1","granularity":"section","tokenizer":"bytes4"\}\}\n$/);
+  const verified = spawnContext(['verify', '--cache', 'c', '--format', 'json'], { cwd: dir });
+  t.equal(verified.code, 0);
+  t.match(verified.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","valid":true,"checks":\[\{"name":"manifest","ok":true,"problems":\[\]\},/);
+  const inspected = spawnContext(['inspect', '--cache', 'c', '--format', 'json'], { cwd: dir });
+  t.equal(inspected.code, 0);
+  t.match(inspected.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"total_bytes":\d+,"valid":true\}\n$/);
+});

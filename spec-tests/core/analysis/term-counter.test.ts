@@ -1,0 +1,114 @@
+// Checks lib/core/analysis/term-counter.ts against its own promise ("ASCII text is scanned by
+// a char-code loop that finds exactly the raw tokens the analyzer's Unicode regex finds") and
+// against docs/engine.md "Terms: the analyzer" through analyzeText: the counts a build writes
+// into the index are the analyzer's terms, whichever path counted them. fast-check properties
+// over random text, plus the interner's growth past its initial tables.
+import t from 'tap';
+import fc from 'fast-check';
+import { analyzeText } from '../../../lib/core/analysis/analyzer.js';
+import { FIELD_COUNT, FIELDS, TermCounter, type UnitTerms } from '../../../lib/core/analysis/term-counter.js';
+
+/** term -> frequency per field, from one finished unit. */
+function countsOf(counter: TermCounter, unit: UnitTerms): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  unit.termIds.forEach((id, k) => {
+    out.set(counter.terms[id] as string, Array.from(unit.tfs.subarray(k * FIELD_COUNT, (k + 1) * FIELD_COUNT)));
+  });
+  return out;
+}
+
+/** The analyzer's terms of `text` as field-0 counts. */
+function expectedCounts(text: string, field = 0): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const term of analyzeText(text)) {
+    const tfs = out.get(term) ?? new Array<number>(FIELD_COUNT).fill(0);
+    tfs[field] = (tfs[field] as number) + 1;
+    out.set(term, tfs);
+  }
+  return out;
+}
+
+const sorted = (m: Map<string, number[]>): [string, number[]][] => [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+
+// ASCII text rich in what the tokenizer cares about: letters of both cases, digits, the three
+// joiners (also doubled and at edges), whitespace and other punctuation.
+const asciiUnit = fc.constantFrom(...'aAbBzZeEsSiIyY019_-.  \t\n,;:/@#()[]`\'"!?*+=~'.split(''));
+const asciiWord = fc.oneof(
+  fc.string({ unit: asciiUnit, maxLength: 12 }),
+  fc.constantFrom('useState', 'HTTPServer', 'snake_case', '--map-tokens', 'repomix.config.json', 'installing', 'a.b-c_d', 'x86_64', 'ABCdef'),
+  fc.string({ unit: fc.constantFrom('a', 'b', '0', '-'), minLength: 120, maxLength: 140 }), // around the 128-unit limit
+);
+const asciiText = fc.array(asciiWord, { maxLength: 30 }).map((words) => words.join(' '));
+
+t.test('term-counter.ts: the ASCII fast path counts exactly what the Unicode regex path counts', async (t) => {
+  fc.assert(
+    fc.property(asciiText, fc.nat(), fc.nat(), (text, a, b) => {
+      const start = text.length === 0 ? 0 : a % (text.length + 1);
+      const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+      const fast = new TermCounter();
+      const slow = new TermCounter();
+      fast.count(text, 0, start, end, true);
+      slow.count(text, 0, start, end, false);
+      const f = fast.finishUnit();
+      const s = slow.finishUnit();
+      return JSON.stringify(sorted(countsOf(fast, f))) === JSON.stringify(sorted(countsOf(slow, s))) && f.lengths[0] === s.lengths[0];
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass('2000 random ASCII texts and slices: same terms, same frequencies, same field length');
+});
+
+t.test('engine.md "Terms": TermCounter counts analyzeText\'s terms (ASCII and Unicode text)', async (t) => {
+  const unicodeText = fc.array(
+    fc.oneof(fc.string({ unit: 'grapheme', maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 10 }), asciiWord),
+    { maxLength: 20 },
+  ).map((w) => w.join(' '));
+  fc.assert(
+    fc.property(fc.oneof(asciiText, unicodeText), fc.constantFrom(0, 1, 2, 3), (text, field) => {
+      const counter = new TermCounter();
+      const ascii = /^[\x00-\x7f]*$/.test(text);
+      counter.count(text, field, 0, text.length, ascii);
+      const unit = counter.finishUnit();
+      const want = expectedCounts(text, field);
+      const lengthOk = unit.lengths.every((n, f) => n === (f === field ? analyzeText(text).length : 0));
+      return JSON.stringify(sorted(countsOf(counter, unit))) === JSON.stringify(sorted(want)) && lengthOk;
+    }),
+    { numRuns: 1000 },
+  );
+  t.pass('1000 random texts: per-term frequencies and the field length equal the analyzer\'s');
+});
+
+t.test('units are independent; terms counted into each field separately; termIdsOf = analyzeText', async (t) => {
+  const counter = new TermCounter();
+  counter.count('useState useState', 0);
+  counter.count('State of things', 1);
+  counter.countTerms(counter.termIdsOf('guide/Install-Docker'), 3);
+  const first = countsOf(counter, counter.finishUnit());
+  t.same(first.get('usestate'), [2, 0, 0, 0], 'whole identifier in body, twice');
+  t.same(first.get('state'), [2, 1, 0, 0], 'a part in body (twice) and a heading word (once)');
+  t.same(first.get('install-dock'), undefined, 'the whole identifier is not stemmed');
+  t.same(first.get('install-docker'), [0, 0, 0, 1]);
+  t.same(first.get('docker'), [0, 0, 0, 1]);
+  t.same(first.get('guid'), [0, 0, 0, 1]);
+  counter.count('plain', 2);
+  const second = counter.finishUnit();
+  t.same(sorted(countsOf(counter, second)), [['plain', [0, 0, 1, 0]]], 'the next unit starts from nothing');
+  t.same(second.lengths, [0, 0, 1, 0]);
+  t.same(counter.termIdsOf('useState plain').map((id) => counter.terms[id]), analyzeText('useState plain'));
+  t.same(FIELDS, ['body', 'headings', 'title', 'path'], 'the fixed field order of the index');
+});
+
+t.test('the interner grows past its first tables without losing a token', async (t) => {
+  // 20,000 distinct raw tokens (initial tables hold 2,048) and a pool over 64 Ki units.
+  const words = Array.from({ length: 20000 }, (_, i) => `w${i.toString(36)}x${'q'.repeat(i % 7)}`);
+  const text = words.join(' ') + ' ' + words.slice(0, 500).join(' ');
+  const counter = new TermCounter();
+  counter.count(text, 0, 0, text.length, true);
+  const unit = counter.finishUnit();
+  const counts = countsOf(counter, unit);
+  t.equal(counts.size, new Set(analyzeText(text)).size);
+  t.same(sorted(counts), sorted(expectedCounts(text)), 'every term counted exactly');
+  // The same tokens again, through the Unicode path, hit the interned entries.
+  counter.count(text, 0, 0, text.length, false);
+  t.same(sorted(countsOf(counter, counter.finishUnit())), sorted(expectedCounts(text)));
+});

@@ -1,0 +1,79 @@
+// Checks lib/core/engine/v1/analyze-corpus.ts ("Results come back in document order and
+// assemble into the same index however the work was split") and issue 9's determinism item
+// on a corpus large enough for the compiled build to analyze on worker threads (>= 1000
+// documents, 500 per thread): a build through the spawned bin (dist/, threads = available
+// cores) and one through dist's buildCacheV1 with 2 threads (workers whatever the machine)
+// are byte-identical, all three files, to an in-process build on one thread — for files
+// and for sections. `verify` on worker threads agrees.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { snapshot } from '../../cache/fixture.js';
+import { BIN, REPO } from '../../../mcp/spawn-server.js';
+import { buildV1 } from './fixture.js';
+
+const DOCS = 1000;
+const CREATED = '1970-01-01T00:00:00Z'; // what SOURCE_DATE_EPOCH=0 gives the CLI
+
+/** A deterministic corpus: varied words, identifiers, Unicode, headings, code fences, duplicates. */
+function writeCorpus(root: string): void {
+  const words = ['install', 'configure', 'server', 'deployment', 'useState', 'snake_case', 'kebab-case', 'repomix.config.json', 'naïve', 'Straße', '日本語', 'ΟΔΟΣ', 'HTTPServer', 'x86_64', 'token', 'budget', 'cache', 'index', 'running', 'généralement'];
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const sentence = (n: number): string => Array.from({ length: n }, () => words[next(words.length)]).join(' ') + '.';
+  for (let i = 0; i < DOCS; i++) {
+    const dir = join(root, `part${i % 7}`, `group${i % 13}`);
+    mkdirSync(dir, { recursive: true });
+    const sections = 1 + next(4);
+    let text = `# Page ${i}\n\n${sentence(20)}\n\n`;
+    for (let s = 0; s < sections; s++) {
+      text += `## ${words[next(words.length)]} ${s}\n\n${sentence(15 + next(30))}\n\n`;
+      if (next(3) === 0) text += '```ts\n# not a heading\nconst x = useState(0);\n```\n\n';
+    }
+    // Every 50th document repeats another one's content: identical files at two paths.
+    writeFileSync(join(dir, `doc-${i}.md`), i % 50 === 49 ? 'Shared content, the same bytes.\n' : text);
+  }
+}
+
+t.test('analyze-corpus.ts: a build on worker threads is byte-identical to a build on one thread', async (t) => {
+  const dir = t.testdir({});
+  const src = join(dir, 'src');
+  writeCorpus(src);
+  const distBuild = join(REPO, 'dist', 'core', 'engine', 'v1', 'build.js');
+  if (!existsSync(distBuild)) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distBuild).href)) as typeof import('../../../../lib/core/engine/v1/build.js');
+  for (const granularity of ['file', 'section'] as const) {
+    const single = join(dir, `${granularity}-single`);
+    const summary = await buildV1(src, single, { granularity }).then((s) => s);
+    t.equal(summary.documentCount, DOCS);
+    const expected = snapshot(single);
+    // The single-thread build ran in this (TypeScript) process with threads: 1. Rewrite its
+    // created_at as the CLI will write it, so the manifests compare byte for byte.
+    expected['manifest.json'] = (expected['manifest.json'] as string).replace('"created_at": "2026-01-02T03:04:05Z"', `"created_at": "${CREATED}"`);
+
+    const workers = join(dir, `${granularity}-workers`);
+    await dist.buildCacheV1({ sources: src, cache: workers, force: false, createdAt: CREATED, threads: 2, options: { granularity, tokenizer: 'bytes4', include: [], exclude: [] } });
+    t.same(snapshot(workers), expected, `${granularity}: dist build on 2 threads = in-process build on 1 thread, all three files`);
+
+    const cli = join(dir, `${granularity}-cli`);
+    const r = spawnSync('/bin/sh', ['-c', 'unset NODE_OPTIONS; exec "$0" "$@"', process.execPath, BIN, 'build', '--engine', 'v1', '--granularity', granularity, '--sources', src, '--cache', cli], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SOURCE_DATE_EPOCH: '0' },
+    });
+    t.equal(r.status, 0, r.stderr);
+    t.same(snapshot(cli), expected, `${granularity}: spawned bin (${availableParallelism()} threads available) = in-process build`);
+
+    const verified = spawnSync('/bin/sh', ['-c', 'unset NODE_OPTIONS; exec "$0" "$@"', process.execPath, BIN, 'verify', '--cache', cli, '--format', 'json'], { encoding: 'utf8' });
+    t.equal(verified.status, 0, `${granularity}: verify (index rebuilt on worker threads) passes`);
+    t.match(verified.stdout, /"valid":true/);
+  }
+});

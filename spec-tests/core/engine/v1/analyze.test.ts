@@ -1,0 +1,111 @@
+// Checks issue 9 "Sections" and docs/engine.md "What is ranked" / "The answer" at the level
+// the engine owns (lib/core/engine/v1/analyze.ts, through a real build): a section cache's
+// units are addressed `path#slug` with GitHub's slugs made unique in the file, carry their
+// heading trail, tile their document exactly (no gap, no overlap, nothing lost — tiny
+// sections merge into a neighbour), cost their own tokens, and fenced code is no heading.
+// The Markdown parsing itself is lib/core/analysis/markdown.ts's and has its own tests.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveText } from '../../../../lib/core/cache/api.js';
+import { buildV1, manifestOf, unitsOf, type UnitRow } from './fixture.js';
+
+const para = (words: string, n = 12): string => `${Array.from({ length: n }, () => words).join(' ')}\n`;
+
+// Every section well over the 512-byte merge threshold, except "Tiny".
+const DOC = [
+  para('An opening paragraph before any heading explains what this page covers in general.'),
+  '# Guide\n\n',
+  para('The guide starts with a broad overview of the whole installation procedure here.'),
+  '## Usage\n\n',
+  para('Usage notes describe the command line flags and their defaults in some detail.'),
+  '```sh\n# not a heading, a shell comment\ncontext build --engine v1\n```\n\n',
+  '## Usage\n\n',
+  para('A second usage section repeats the heading text, so its slug gets a suffix.'),
+  '## Tiny\n\nshort.\n\n',
+  '## Ünïcode Heading & More!\n\n',
+  para('Unicode headings keep their letters in the slug, punctuation is dropped there.'),
+].join('');
+
+/** Units of one document, in text order. */
+const unitsIn = (units: readonly UnitRow[], path: string): UnitRow[] => units.filter((u) => u.path === path).sort((a, b) => a.start - b.start);
+
+t.test('issue 9 "Sections": ids path#slug (GitHub slugs, unique in the file), trails, fences are no headings', async (t) => {
+  const dir = t.testdir({ src: { 'docs': { 'Guide.md': DOC } } });
+  const cache = join(dir, 'cache');
+  const summary = await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
+  const units = unitsIn(unitsOf(cache), 'docs/Guide.md');
+  t.equal(summary.unitCount, units.length);
+  t.same(units.map((u) => u.slug), ['', 'guide', 'usage', 'usage-1', 'ünïcode-heading--more'], 'the opening text has no slug; a repeated heading gets -1');
+  t.same(units.map((u) => u.trail), [[], ['Guide'], ['Guide', 'Usage'], ['Guide', 'Usage'], ['Guide', 'Ünïcode Heading & More!']], 'the headings above and at each section');
+  t.notOk(units.some((u) => u.slug.includes('not-a-heading')), 'a # line inside fenced code is not a heading');
+  const answer = JSON.parse(resolveText(cache, 'usage', 100000)) as { documents: { id: string; path: string; trail: string[] }[] };
+  t.same(answer.documents.map((d) => d.id).sort(), ['docs/Guide.md#usage', 'docs/Guide.md#usage-1'], 'ids are path#slug, path as on disk');
+  t.ok(answer.documents.every((d) => d.path === 'docs/Guide.md' && Array.isArray(d.trail)), 'each carries its path and trail');
+});
+
+t.test('issue 9 "Sections": units tile the document exactly; a tiny section merges into a neighbour', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': DOC, 'plain.md': 'No headings at all.\n', 'b.md': '# Only\n\nshort\n\n## Small\n\nalso short\n' } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
+  const all = unitsOf(cache);
+  for (const [path, text] of [['a.md', DOC], ['plain.md', 'No headings at all.\n'], ['b.md', '# Only\n\nshort\n\n## Small\n\nalso short\n']] as const) {
+    const units = unitsIn(all, path);
+    t.equal(units[0]?.start, 0, `${path}: the first unit starts at 0`);
+    t.equal(units[units.length - 1]?.end, text.length, `${path}: the last ends at the end`);
+    t.ok(units.every((u, i) => i === 0 || u.start === units[i - 1]?.end), `${path}: each starts where the previous ended`);
+    t.ok(units.every((u) => u.end > u.start), `${path}: no empty unit`);
+  }
+  t.notOk(unitsIn(all, 'a.md').some((u) => u.slug === 'tiny'), 'the 20-byte "Tiny" section is not a unit of its own');
+  t.ok(unitsIn(all, 'a.md').some((u) => DOC.slice(u.start, u.end).includes('## Tiny')), '...its text lies inside a neighbour');
+  t.equal(unitsIn(all, 'b.md').length, 1, 'a file of tiny sections is one unit');
+  t.same(unitsIn(all, 'plain.md').map((u) => u.slug), [''], 'a file without headings is one unit, id = path');
+  // Identity and hashing stay per file: the manifest lists files, the index lists units.
+  t.same(manifestOf(cache).documents.map((d) => d.path), ['a.md', 'b.md', 'plain.md']);
+});
+
+t.test('docs/engine.md: a unit costs its own tokens — its content, plus its trail when it has one', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': DOC } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
+  const bytes4 = (s: string): number => Math.ceil(Buffer.byteLength(s, 'utf8') / 4);
+  for (const u of unitsIn(unitsOf(cache), 'a.md')) {
+    const content = DOC.slice(u.start, u.end);
+    const expected = bytes4(content) + (u.trail.length > 0 ? bytes4(u.trail.join(' > ')) : 0);
+    t.equal(u.tokens, expected, `#${u.slug}: ${expected} tokens`);
+  }
+  const file = join(dir, 'file');
+  await buildV1(join(dir, 'src'), file);
+  t.same(unitsOf(file).map((u) => [u.start, u.end, u.tokens, u.slug, u.trail]), [[0, DOC.length, bytes4(DOC), '', []]], 'file granularity: one unit, v0\'s token rule');
+});
+
+t.test('docs/engine.md "The answer": a section\'s content is its slice of the file, and its fields count', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': DOC } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
+  const text = resolveText(cache, 'Ünïcode', 100000);
+  const answer = JSON.parse(text) as { documents: { id: string; content: string; trail: string[]; why: { matches: { term: string; fields: Record<string, number> }[] } }[] };
+  const top = answer.documents[0];
+  t.equal(top?.id, 'a.md#ünïcode-heading--more');
+  t.ok(top !== undefined && DOC.endsWith(top.content), 'the last section: the end of the file, byte for byte');
+  t.same(top?.why.matches.map((m) => [m.term, m.fields]), [['ünïcode', { body: 1, headings: 1 }]], 'a heading word counts in headings, and (its line being text) in body');
+  t.equal(readFileSync(join(dir, 'src', 'a.md'), 'utf8'), DOC);
+});
+
+t.test('docs/engine.md "What is ranked": fields of a unit — path without extension, front-matter title, headings, body', async (t) => {
+  const page = '---\ntitle: Kiwi Handbook\n---\n# Growing\n\nlime text\n';
+  const dir = t.testdir({ src: { guide: { 'Install-Docker.md': page } } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const why = (q: string): [string, Record<string, number>][] =>
+    (JSON.parse(resolveText(cache, q, 1000)) as { documents: { why: { matches: { term: string; fields: Record<string, number> }[] } }[] }).documents.flatMap((d) =>
+      d.why.matches.map((m): [string, Record<string, number>] => [m.term, m.fields]),
+    );
+  t.same(why('kiwi'), [['kiwi', { title: 1 }]], 'the front-matter title is the title field, not body');
+  t.same(why('title'), [], 'the front matter is not body text');
+  t.same(why('docker'), [['docker', { path: 1 }]], 'path words: guide/Install-Docker');
+  t.same(why('install-docker'), [['docker', { path: 1 }], ['instal', { path: 1 }], ['install-docker', { path: 1 }]], 'the whole identifier of the path, and its parts');
+  t.same(why('md'), [], 'the extension is not a path word');
+  t.same(why('growing'), [['grow', { body: 1, headings: 1 }]]);
+  t.same(why('lime'), [['lime', { body: 1 }]]);
+});

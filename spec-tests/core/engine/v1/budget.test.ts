@@ -1,0 +1,65 @@
+// Budgets exact in the model's tokens (issue 10 "Done when": "for random queries and budgets,
+// the sum of the selected documents' o200k_base counts, recomputed independently from their
+// content, never exceeds the budget, and equals tokens_used"; docs/engine.md "Token budgets").
+// Independent: the counts here come from gpt-tokenizer directly, not through lib/core/tokens.
+import t from 'tap';
+import fc from 'fast-check';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compact, type Json } from '../../../../lib/json.js';
+import { buildCacheV1 } from '../../../../lib/core/engine/v1/build.js';
+import { openEngine } from '../../../../lib/core/engine/engine.js';
+
+const require = createRequire(import.meta.url);
+const o200k = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
+const count = (text: string): number => (text === '' ? 0 : o200k.countTokens(text, { disallowedSpecial: new Set() }));
+const corpus = fileURLToPath(new URL('../../../../bench/relevance/devset/corpus/repomix', import.meta.url));
+
+interface Doc {
+  content: string;
+  tokens: number;
+  trail?: string[];
+}
+interface Answer {
+  documents: Doc[];
+  selection: { tokens_used: number; budget: number; answer_tokens?: number };
+}
+
+const WORDS = ['config', 'output', 'remote', 'repository', 'security', 'docker', 'mcp', 'server', 'token', 'count', 'ignore', 'compress', 'the', 'how', 'github', 'xml', 'markdown', 'plugin'];
+
+for (const granularity of ['file', 'section'] as const) {
+  t.test(`${granularity} units, o200k_base: content scope sums exact counts; answer scope bounds the whole text`, async (t) => {
+    const dir = t.testdir({});
+    const cache = join(dir, 'cache');
+    await buildCacheV1({ sources: corpus, cache, force: false, createdAt: '2026-01-01T00:00:00Z', options: { granularity, tokenizer: 'o200k_base', include: [], exclude: [] } });
+    const engine = openEngine(cache);
+    t.teardown(() => engine.close());
+    let selectedSome = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 0, max: 12_000 }),
+        (words, budget) => {
+          const query = words.join(' ');
+          const a = engine.resolve(query, budget) as unknown as Answer;
+          let sum = 0;
+          for (const d of a.documents) {
+            const own = count(d.content) + (d.trail !== undefined && d.trail.length > 0 ? count(d.trail.join(' > ')) : 0);
+            if (own !== d.tokens) return false; // each unit's stored count is exact
+            sum += own;
+          }
+          if (a.documents.length > 0) selectedSome++;
+          if (sum > budget || sum !== a.selection.tokens_used) return false;
+          const whole = engine.resolve(query, budget, 'answer') as Json;
+          const text = compact(whole) + '\n';
+          const real = count(text);
+          const sel = (whole as unknown as Answer).selection;
+          return real === sel.answer_tokens && (real <= budget || (whole as unknown as Answer).documents.length === 0);
+        },
+      ),
+      { seed: 20261123, numRuns: 80 },
+    );
+    t.ok(selectedSome > 20, `the property was exercised: ${selectedSome} of 80 queries selected something`);
+  });
+}

@@ -1,0 +1,319 @@
+// Checks docs/engine.md "Cache format 2" (three files; the manifest's fields; cache_version;
+// "Identical content at two paths is two documents; the pack stores that content once"),
+// "Sources" (skipped files reported with their reason) and issue 9 "Builds every real tree"
+// / "a test proves two identical files build" / "two builds byte-identical" against
+// lib/core/engine/v1/build.ts, plus the atomic --force replacement every build promises.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildCache } from '../../../../lib/core/cache/build.js';
+import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
+import { resolveText } from '../../../../lib/core/cache/api.js';
+import { namesIn, snapshot } from '../../cache/fixture.js';
+import { BIN } from '../../../mcp/spawn-server.js';
+import { buildV1, CREATED_AT, expectedCacheVersion, manifestOf, packedBytes, sha256, versionOf } from './fixture.js';
+
+/** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
+const FILE_CONFIG = {
+  version: '2',
+  hash_algorithm: 'sha256',
+  engine: 'v1',
+  granularity: 'file',
+  sources: { extensions: ['markdown', 'md', 'mdx'], include: [], exclude: [], gitignore: true, hidden: false },
+  analyzer: { name: 'words-identifiers', version: 1, normalization: 'NFKC', case: 'unicode-lowercase, ß->ss, ς->σ', stemmer: 'porter2 (wink-porter2-stemmer 2.0.1)', max_token_length: 128 },
+  sections: null,
+  ranking: { model: 'bm25-fields', k1: 1.2, b: 0.75, fields: { body: 1, headings: 0.75, title: 1.5, path: 2.5 } },
+  tokenizer: 'bytes4',
+  index: { format: 1 },
+};
+
+t.test('engine.md "Cache format 2": three files, the manifest\'s fields in order, cache_version by its formula', async (t) => {
+  const dir = t.testdir({ src: { 'Guide.md': 'Install the guide', 'b.md': 'beta text', sub: { 'c.mdx': 'gamma' } } });
+  const cache = join(dir, 'cache');
+  const summary = await buildV1(join(dir, 'src'), cache);
+  // The three cache files, and the build state (stat stamps for incremental rebuilds: a hint,
+  // not part of the cache's identity, see docs/engine.md) — no per-document files.
+  t.same(namesIn(cache), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json'], 'no per-document files');
+  const text = readFileSync(join(cache, 'manifest.json'), 'utf8');
+  const m = manifestOf(cache);
+  t.equal(text, JSON.stringify(m, null, 2), 'pretty JSON, two-space indent, no trailing newline');
+  t.same(Object.keys(m), ['cache_version', 'build_config', 'created_at', 'source_root', 'document_count', 'files', 'documents']);
+  t.same(m.build_config, FILE_CONFIG);
+  t.same(Object.keys(m.build_config), Object.keys(FILE_CONFIG), 'build_config keys in the documented order');
+  t.equal(m.created_at, CREATED_AT);
+  t.equal(m.source_root, '../src', 'the sources as seen from the cache directory');
+  t.equal(m.document_count, 3);
+  const docs = [
+    { path: 'Guide.md', content: 'Install the guide' },
+    { path: 'b.md', content: 'beta text' },
+    { path: 'sub/c.mdx', content: 'gamma' },
+  ];
+  t.same(m.documents.map((d) => [d.path, d.version]), docs.map((d) => [d.path, versionOf(d.content)]), 'paths as on disk (case kept), sorted by bytes');
+  const cv = expectedCacheVersion(FILE_CONFIG, docs.map((d) => ({ path: d.path, version: versionOf(d.content) })));
+  t.equal(m.cache_version, cv, 'sha256 of compact {"build_config", "documents": [[path, version]]}');
+  t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [], reused: 0, analyzed: 3, unchanged: false });
+  const pack = readFileSync(join(cache, 'documents.pack'));
+  const index = readFileSync(join(cache, 'index.bin'));
+  t.same(Object.keys(m.files), ['index.bin', 'documents.pack']);
+  t.same(m.files['documents.pack'], { bytes: pack.length, sha256: sha256(pack) });
+  t.same(m.files['index.bin'], { bytes: index.length, sha256: sha256(index) });
+  for (const d of docs) t.equal(packedBytes(cache, d.path).toString('utf8'), d.content, `${d.path}: its range of the pack holds its bytes`);
+  t.equal(pack.length, docs.reduce((n, d) => n + Buffer.byteLength(d.content), 0), 'nothing else in the pack');
+});
+
+t.test('engine.md "Identity": identical content at two paths is two documents; the pack stores it once', async (t) => {
+  const same = 'Same bytes, twice over.\n';
+  const dir = t.testdir({ src: { 'a.md': same, 'A.md': same, sub: { 'b.md': same }, 'other.md': 'different' } });
+  const cache = join(dir, 'cache');
+  const summary = await buildV1(join(dir, 'src'), cache);
+  t.equal(summary.documentCount, 4, 'A.md and a.md are distinct paths, so distinct documents');
+  const m = manifestOf(cache);
+  const copies = m.documents.filter((d) => d.version === versionOf(same));
+  t.same(copies.map((d) => d.path), ['A.md', 'a.md', 'sub/b.md']);
+  t.equal(new Set(copies.map((d) => `${d.offset}:${d.bytes}`)).size, 1, 'all three share one range of the pack');
+  t.equal(m.files['documents.pack']?.bytes, Buffer.byteLength(same) + Buffer.byteLength('different'), 'the content is stored once');
+  const answer = JSON.parse(resolveText(cache, 'same bytes', 1000)) as { documents: { id: string; path: string; score: number }[] };
+  t.same(answer.documents.map((d) => d.id), ['A.md', 'a.md', 'sub/b.md'], 'three answers, tied, by id in byte order');
+  t.equal((await verifyV1(cache)).valid, true);
+});
+
+t.test('issue 9 "Builds every real tree": a tree reproducing vite/repomix/serena duplicate Markdown builds (v0 cannot)', async (t) => {
+  const templateReadme = '# Vite template\n\nThis template provides a minimal setup to get started.\n';
+  const license = '# MIT License\n\nCopyright (c) 2019-present, VoidZero Inc. and Vite contributors\n';
+  const localized = '# Getting started\n\nRun `npx repomix` in your repository.\n';
+  const tree = {
+    'README.md': '# Vite\n\nNext generation frontend tooling.\n',
+    'CHANGELOG.md': '',
+    packages: {
+      'create-vite': {
+        'template-vanilla': { 'README.md': templateReadme },
+        'template-vanilla-ts': { 'README.md': templateReadme },
+        'template-react': { 'README.md': templateReadme },
+        'template-react-ts': { 'README.md': templateReadme },
+      },
+      vite: { 'LICENSE.md': license, 'CHANGELOG.md': '' },
+      'plugin-legacy': { 'LICENSE.md': license, 'README.md': '# @vitejs/plugin-legacy\n' },
+    },
+    website: { client: { src: { en: { guide: { 'index.md': localized } }, 'zh-cn': { guide: { 'index.md': localized } }, ja: { guide: { 'index.md': localized } } } } },
+    test: { resources: { repos: { markdown: { 'README.md': templateReadme, 'empty.md': '' } } } },
+    '.github': { ISSUE_TEMPLATE: { 'bug_report.md': 'hidden' }, 'PULL_REQUEST_TEMPLATE.md': 'hidden' },
+    '.serena': { memories: { 'overview.md': localized } },
+    node_modules: { vitepress: { 'README.md': templateReadme } },
+  };
+  const dir = t.testdir({ src: tree });
+  t.throws(() => buildCache({ sources: join(dir, 'src'), cache: join(dir, 'v0'), force: false, createdAt: CREATED_AT }), { code: 'cache_invalid' }, 'v0 refuses identical contents (its file-name collision)');
+  const cache = join(dir, 'v1');
+  const summary = await buildV1(join(dir, 'src'), cache);
+  t.equal(summary.documentCount, 15, 'every visible Markdown file outside node_modules is a document');
+  t.same(summary.skipped, []);
+  const m = manifestOf(cache);
+  t.notOk(m.documents.some((d) => d.path.startsWith('.') || d.path.includes('node_modules')), 'no hidden or node_modules paths');
+  const distinct = new Set(m.documents.map((d) => d.version));
+  t.equal(distinct.size, 6, 'six distinct contents');
+  const distinctBytes = [...distinct].reduce((n, v) => n + (m.documents.find((d) => d.version === v)?.bytes ?? 0), 0);
+  t.equal(m.files['documents.pack']?.bytes, distinctBytes, 'each distinct content is packed once');
+  t.equal((await verifyV1(cache)).valid, true, 'and the cache verifies');
+  const sections = await buildV1(join(dir, 'src'), join(dir, 'v1s'), { granularity: 'section' });
+  t.equal(sections.documentCount, 15, 'with sections too');
+});
+
+t.test('engine.md "Sources": files that cannot be documents are skipped and reported, the rest builds', async (t) => {
+  const dir = t.testdir({ src: { 'good.md': 'fine', 'latin1.md': Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'truncated.md': Buffer.from([0x61, 0xe2, 0x82]), 'broken.md': t.fixture('symlink', 'nowhere.md') } });
+  writeFileSync(Buffer.concat([Buffer.from(join(dir, 'src', 'n')), Buffer.from([0xff]), Buffer.from('.md')]), 'fine name? no');
+  const cache = join(dir, 'cache');
+  const summary = await buildV1(join(dir, 'src'), cache);
+  t.same(summary.skipped, [
+    { path: 'broken.md', reason: 'symlink does not lead to a regular file' },
+    { path: 'latin1.md', reason: 'content is not UTF-8' },
+    { path: 'n\uFFFD.md', reason: 'file name is not UTF-8' },
+    { path: 'truncated.md', reason: 'content is not UTF-8' },
+  ], 'sorted by path, each with its reason');
+  t.same(manifestOf(cache).documents.map((d) => d.path), ['good.md']);
+  t.equal(manifestOf(cache).files['documents.pack']?.bytes, 4, 'skipped contents are not packed');
+});
+
+t.test('engine.md "Sources": a FIFO named *.md is never opened — the build finishes and reports it', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': 'alpha' } });
+  if (spawnSync('mkfifo', [join(dir, 'src', 'pipe.md')]).status !== 0) {
+    t.plan(0, 'mkfifo is not available here');
+    return;
+  }
+  // Through the real bin, in a child with a timeout: opening the FIFO would block it forever.
+  const r = spawnSync('/bin/sh', ['-c', 'unset NODE_OPTIONS; exec "$0" "$@"', process.execPath, BIN, 'build', '--engine', 'v1', '--sources', 'src', '--cache', 'cache'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SOURCE_DATE_EPOCH: '0' },
+  });
+  t.equal(r.signal, null, 'not killed by the timeout: the build did not block');
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, /"document_count":1,/);
+  t.match(r.stdout, /"skipped":\[\{"path":"pipe\.md","reason":"not a regular file"\}\]\}\n$/);
+});
+
+t.test('issue 9 "determinism": two builds of the same sources are byte-identical; copies elsewhere share cache_version', async (t) => {
+  const src = () => ({ 'x.md': '# One\n\nuseState and snake_case\n', d: { 'Y.md': 'two\r\n', 'z.md': '', 'é.mdx': 'accent' }, 'dup.md': 'two\r\n' });
+  const dir = t.testdir({ src: src(), elsewhere: { deeper: src() } });
+  for (const granularity of ['file', 'section'] as const) {
+    const a = await buildV1(join(dir, 'src'), join(dir, `${granularity}-1`), { granularity });
+    const b = await buildV1(join(dir, 'src'), join(dir, `${granularity}-2`), { granularity });
+    t.same(a, b, `${granularity}: same summary`);
+    t.same(snapshot(join(dir, `${granularity}-1`)), snapshot(join(dir, `${granularity}-2`)), `${granularity}: all three files byte-identical`);
+    const c = await buildV1(join(dir, 'elsewhere', 'deeper'), join(dir, `${granularity}-3`), { granularity });
+    t.equal(c.cacheVersion, a.cacheVersion, `${granularity}: sources elsewhere, same cache_version`);
+    const s1 = snapshot(join(dir, `${granularity}-1`));
+    const s3 = snapshot(join(dir, `${granularity}-3`));
+    t.equal(s1['index.bin'], s3['index.bin'], `${granularity}: same index.bin`);
+    t.equal(s1['documents.pack'], s3['documents.pack'], `${granularity}: same documents.pack`);
+    t.equal(s3['manifest.json'], s1['manifest.json']?.replace('"source_root": "../src"', '"source_root": "../elsewhere/deeper"'), `${granularity}: manifests differ by source_root only`);
+  }
+});
+
+t.test('engine.md "Cache format 2": created_at and source_root are not hashed', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': 'alpha' } });
+  const { buildCacheV1 } = await import('../../../../lib/core/engine/v1/build.js');
+  const a = await buildV1(join(dir, 'src'), join(dir, 'out', 'c1'));
+  const b = await buildCacheV1({ sources: join(dir, 'src'), cache: join(dir, 'c2'), force: false, createdAt: '1999-12-31T23:59:59Z', options: { granularity: 'file', tokenizer: 'bytes4', include: [], exclude: [] } });
+  t.equal(a.cacheVersion, b.cacheVersion);
+  t.equal(manifestOf(join(dir, 'out', 'c1')).source_root, '../../src');
+  t.equal(manifestOf(join(dir, 'c2')).created_at, '1999-12-31T23:59:59Z');
+});
+
+t.test('engine.md: every parameter that shapes an answer is in build_config, so in cache_version', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': 'alpha', 'b.md': 'beta' } });
+  const variants = [
+    {},
+    { granularity: 'section' as const },
+    { tokenizer: 'o200k_base' as const },
+    { tokenizer: 'cl100k_base' as const },
+    { include: ['*.md'] },
+    { exclude: ['nothing/'] },
+    { include: ['*.md', 'b.md'] },
+    { include: ['b.md', '*.md'] },
+  ];
+  const versions: string[] = [];
+  for (const [i, v] of variants.entries()) {
+    const summary = await buildV1(join(dir, 'src'), join(dir, `c${i}`), v);
+    t.equal(summary.documentCount, 2, JSON.stringify(v));
+    versions.push(summary.cacheVersion);
+    const m = manifestOf(join(dir, `c${i}`));
+    t.equal(m.cache_version, expectedCacheVersion(m.build_config, m.documents), `${JSON.stringify(v)}: formula holds`);
+  }
+  t.equal(new Set(versions).size, variants.length, 'each option gives its own cache_version (glob order included)');
+  const section = manifestOf(join(dir, 'c1')).build_config;
+  t.same(section['sections'], { split_level: 2, min_bytes: 512 }, 'section rules recorded');
+  t.same(manifestOf(join(dir, 'c6')).build_config['sources'], { extensions: ['markdown', 'md', 'mdx'], include: ['*.md', 'b.md'], exclude: [], gitignore: true, hidden: false }, 'globs as given, in order');
+});
+
+t.test('engine.md: an empty source tree, and empty documents, build valid caches', async (t) => {
+  const dir = t.testdir({ none: { 'notes.txt': 'x' }, empties: { 'a.md': '', 'b.md': '' } });
+  const none = await buildV1(join(dir, 'none'), join(dir, 'c0'));
+  t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false });
+  t.equal(manifestOf(join(dir, 'c0')).files['documents.pack']?.bytes, 0);
+  t.equal((await verifyV1(join(dir, 'c0'))).valid, true);
+  t.equal(resolveText(join(dir, 'c0'), 'anything', 100), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4"}}\n');
+  const empties = await buildV1(join(dir, 'empties'), join(dir, 'c1'));
+  t.equal(empties.documentCount, 2);
+  t.same(manifestOf(join(dir, 'c1')).documents.map((d) => [d.offset, d.bytes]), [[0, 0], [0, 0]]);
+  t.equal((await verifyV1(join(dir, 'c1'))).valid, true);
+});
+
+t.test('errors before writing: missing or non-directory --sources, an existing --cache without --force', async (t) => {
+  const dir = t.testdir({ 'file.md': 'x', src: { 'a.md': 'x' }, taken: { 'keep.txt': 'mine' } });
+  await t.rejects(buildV1(join(dir, 'nope'), join(dir, 'c1')), { code: 'io_error' });
+  await t.rejects(buildV1(join(dir, 'file.md'), join(dir, 'c2')), { code: 'io_error' });
+  const before = snapshot(dir);
+  await t.rejects(buildV1(join(dir, 'src'), join(dir, 'taken')), { code: 'io_error' }, 'an existing output is refused');
+  t.same(snapshot(dir), before, 'nothing changed');
+});
+
+t.test('--force replaces a cache (v0 or v1) only with a complete new one', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': 'version one' }, src2: { 'b.md': 'version two' } });
+  const cache = join(dir, 'cache');
+  buildCache({ sources: join(dir, 'src'), cache, force: false, createdAt: CREATED_AT });
+  await buildV1(join(dir, 'src2'), cache, {}, true);
+  t.same(namesIn(cache), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json'], 'a v0 cache replaced wholesale by a v1 one');
+  t.same(manifestOf(cache).documents.map((d) => d.path), ['b.md']);
+  t.same(namesIn(dir), ['cache', 'src', 'src2'], 'no temp or old dir left');
+});
+
+t.test('Invariant "Atomic": an injected write or rename failure leaves no partial cache, and an old one intact', async (t) => {
+  const realFs = await import('../../../../lib/core/fs.js');
+  const failing = async (what: 'writeFile' | 'rename', nth: number): Promise<typeof import('../../../../lib/core/engine/v1/build.js')> => {
+    let calls = 0;
+    const fail = (): never => {
+      throw Object.assign(new Error('injected'), { code: 'EIO' });
+    };
+    const mockedFs = {
+      ...realFs,
+      writeFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.writeFile(p, d)),
+      rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
+    };
+    const staging = await t.mockImport('../../../../lib/core/cache/staging.js', { '../../../../lib/core/fs.js': mockedFs });
+    return t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
+      '../../../../lib/core/fs.js': mockedFs,
+      '../../../../lib/core/cache/staging.js': staging,
+    });
+  };
+  const opts = (sources: string, cache: string, force: boolean) => ({
+    sources, cache, force, createdAt: CREATED_AT, threads: 1,
+    options: { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] },
+  });
+  // A fresh build failing at each of its four file writes (three cache files and the build
+  // state): no cache, no temp dir.
+  for (const nth of [1, 2, 3, 4]) {
+    const dir = t.testdir({ src: { 'a.md': 'one', 'b.md': 'two' }, out: {} });
+    const m = await failing('writeFile', nth);
+    await t.rejects(m.buildCacheV1(opts(join(dir, 'src'), join(dir, 'out', 'cache'), false)), { code: 'io_error' }, `write ${nth} fails`);
+    t.same(namesIn(join(dir, 'out')), [], `fresh build, write ${nth} failing: nothing left`);
+  }
+  // A --force build failing while writing: the old cache is untouched.
+  const dir = t.testdir({ src: { 'a.md': 'one', 'b.md': 'two' }, src2: { 'c.md': 'three' } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const before = snapshot(cache);
+  for (const nth of [1, 2, 3, 4]) {
+    const m = await failing('writeFile', nth);
+    await t.rejects(m.buildCacheV1(opts(join(dir, 'src2'), cache, true)), { code: 'io_error' });
+    t.same(snapshot(cache), before, `--force, write ${nth} failing: old cache intact`);
+    t.same(namesIn(dir), ['cache', 'src', 'src2'], 'no temp dir');
+  }
+  // The final rename failing after the old cache was moved aside: it is put back.
+  const m = await failing('rename', 2);
+  await t.rejects(m.buildCacheV1(opts(join(dir, 'src2'), cache, true)), { code: 'io_error' });
+  t.same(snapshot(cache), before, '--force rename failure: old cache restored');
+  t.same(namesIn(dir), ['cache', 'src', 'src2'], 'no temp or old dir');
+  t.equal((await verifyV1(cache)).valid, true, 'and it still verifies');
+});
+
+t.test('a failed read of a source fails the build with io_error and writes nothing', async (t) => {
+  const dir = t.testdir({ src: { 'a.md': 'fine', 'locked.md': 'secret' }, out: {} });
+  const realFs = await import('../../../../lib/core/fs.js');
+  const mockedFs = {
+    ...realFs,
+    readFile: (p: string) => {
+      if (p.endsWith('locked.md')) throw Object.assign(new Error('denied'), { code: 'EACCES' });
+      return realFs.readFile(p);
+    },
+  };
+  const batch = await t.mockImport('../../../../lib/core/engine/v1/batch.js', { '../../../../lib/core/fs.js': mockedFs });
+  const corpus = await t.mockImport('../../../../lib/core/engine/v1/analyze-corpus.js', { '../../../../lib/core/engine/v1/batch.js': batch });
+  const m = await t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
+    '../../../../lib/core/engine/v1/analyze-corpus.js': corpus,
+  });
+  await t.rejects(
+    m.buildCacheV1({ sources: join(dir, 'src'), cache: join(dir, 'out', 'cache'), force: false, createdAt: CREATED_AT, options: { granularity: 'file', tokenizer: 'bytes4', include: [], exclude: [] } }),
+    { code: 'io_error' },
+  );
+  t.same(namesIn(join(dir, 'out')), [], 'nothing written');
+});
+
+t.test('the sources root may be a symlink; a copied cache is still valid', async (t) => {
+  const dir = t.testdir({ real: { 'a.md': 'alpha' } });
+  symlinkSync('real', join(dir, 'src'));
+  t.equal((await buildV1(join(dir, 'src'), join(dir, 'cache'))).documentCount, 1);
+  cpSync(join(dir, 'cache'), join(dir, 'copy'), { recursive: true });
+  t.equal((await verifyV1(join(dir, 'copy'))).valid, true, 'Portable: a copy elsewhere verifies');
+  t.ok(existsSync(join(dir, 'copy', 'index.bin')));
+});

@@ -1,0 +1,254 @@
+// Checks docs/engine.md "What is checked, and when" and issue 9 "An index in the cache" ("a
+// corrupted index is cache_invalid, never a wrong answer"; "verify names the failing check;
+// resolve says cache_invalid") against lib/core/engine/v1/verify.ts and load.ts/resolve.ts:
+// a breakage table over a real format-2 cache, like spec-tests/core/cache/verify.test.ts for
+// v0. For each way to damage the cache, `verify` fails exactly the named checks (exit 5) and
+// `resolve` is cache_invalid (exit 5) — or, where the damage cannot change an answer (an
+// orphan file, a wrong record of the pack's hash), gives exactly the intact cache's answer.
+import t from 'tap';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveText, verifyText } from '../../../../lib/core/cache/api.js';
+import { V1_CHECK_NAMES, verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
+import { IndexReader } from '../../../../lib/core/index/index-format.js';
+import { run } from '../../../cli/harness.js';
+import { computeCacheVersion } from '../../../../lib/core/engine/v1/manifest.js';
+import type { Json } from '../../../../lib/json.js';
+import { buildV1, manifestOf, sha256, versionOf, type ManifestJson } from './fixture.js';
+
+const SOURCES = { 'a.md': 'alpha text here', 'b.md': 'beta text', 'c.md': 'gamma text, gamma', 'd.md': 'alpha text here' };
+const QUERY = 'text'; // every document holds it, so every document is read
+const ALL_BUT_ORPHANS = V1_CHECK_NAMES.filter((n) => n !== 'no_orphans');
+/** Without a format-2 manifest the cache is read as v0, whose checks all fail (the rest "not checked"). */
+const V0_CHECKS = ['manifest', 'cache_version', 'documents_exist', 'document_hashes', 'no_orphans', 'index'];
+
+/**
+ * 'verify-only': the manifest was forged to record a different index.bin, consistent in size
+ * and sha256. Resolve trusts those records (it must not re-analyze the corpus), so only
+ * `verify` — which rebuilds the index from the documents — can tell; no claim on resolve.
+ */
+type Resolve = 'cache_invalid' | 'intact' | 'verify-only';
+interface Breakage {
+  readonly name: string;
+  /** Exactly the checks that fail. */
+  readonly fails: readonly string[];
+  /** What resolve answers for QUERY. */
+  readonly resolve: Resolve;
+  readonly apply: (cache: string) => void;
+  /** The report is v0's (the damage hides that the cache is format 2). */
+  readonly v0Report?: true;
+}
+
+const manifestPath = (c: string): string => join(c, 'manifest.json');
+/**
+ * Rewrites the manifest; `recompute` makes cache_version agree again (a consistent edit),
+ * through the engine's own serializer, which prints a double above 2^53 (1e39) in full digits
+ * where JSON.stringify uses an exponent (the independent formula is checked in build.test.ts).
+ */
+function editManifest(c: string, edit: (m: ManifestJson) => void, recompute = false): void {
+  const m = manifestOf(c);
+  edit(m);
+  if (recompute) m.cache_version = computeCacheVersion(m.build_config as Json, m.documents);
+  writeFileSync(manifestPath(c), JSON.stringify(m, null, 2));
+}
+/** Rewrites index.bin, then records its new size and sha256 in the manifest (a forged index). */
+function forgeIndex(c: string, edit: (b: Buffer) => Buffer): void {
+  const b = edit(readFileSync(join(c, 'index.bin')));
+  writeFileSync(join(c, 'index.bin'), b);
+  editManifest(c, (m) => void (m.files['index.bin'] = { bytes: b.length, sha256: sha256(b) }));
+}
+function flipByte(path: string, at: number): void {
+  const b = readFileSync(path);
+  b[at] = (b[at] as number) ^ 0x20;
+  writeFileSync(path, b);
+}
+/** Where each of index.bin's five sections' bodies starts (lib/core/index/index-format.ts). */
+function sectionsOf(b: Buffer): number[] {
+  const bodies: number[] = [];
+  let at = 8 + 6 * 4 + 4 * 8; // magic, six u32, four f64 sums
+  for (let k = 0; k < 5; k++) {
+    bodies.push(at + 4);
+    at += 4 + ((b.readUInt32LE(at) + 3) & ~3);
+  }
+  return bodies;
+}
+/** Offset in index.bin of the first posting of `term`. */
+function postingOf(b: Buffer, term: string): number {
+  const [, , , stats, postings] = sectionsOf(b) as [number, number, number, number, number];
+  const index = new IndexReader(b).findTerm(term);
+  if (index < 0) throw new Error(`fixture: no term ${term}`);
+  return postings + b.readUInt32LE(stats + 8 * index);
+}
+/** Offset in index.bin of the first byte of the first dictionary term. */
+function firstTermAt(b: Buffer): number {
+  const [, , dict] = sectionsOf(b) as [number, number, number];
+  return dict + 4 * (new IndexReader(b).termCount + 1);
+}
+const config = (edit: (cfg: Record<string, unknown>) => void) => (c: string) =>
+  editManifest(c, (m) => edit(m.build_config), true);
+const sub = (key: string, edit: (o: Record<string, unknown>) => void) => (cfg: Record<string, unknown>) => edit(cfg[key] as Record<string, unknown>);
+
+const BREAKAGES: readonly Breakage[] = [
+  // documents.pack
+  { name: 'a byte of documents.pack changed', fails: ['pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(join(c, 'documents.pack'), 17) },
+  { name: 'documents.pack truncated', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => truncateSync(join(c, 'documents.pack'), 20) },
+  { name: 'documents.pack with bytes appended', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => appendFileSync(join(c, 'documents.pack'), 'x') },
+  { name: 'documents.pack deleted', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => rmSync(join(c, 'documents.pack')) },
+  { name: 'documents.pack replaced by a directory', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => { rmSync(join(c, 'documents.pack')); mkdirSync(join(c, 'documents.pack')); } },
+  // index.bin
+  { name: 'a byte of index.bin changed', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(join(c, 'index.bin'), 70) },
+  { name: 'index.bin truncated', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => truncateSync(join(c, 'index.bin'), 40) },
+  { name: 'index.bin with bytes appended', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => appendFileSync(join(c, 'index.bin'), Buffer.alloc(4)) },
+  { name: 'index.bin deleted', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => rmSync(join(c, 'index.bin')) },
+  { name: 'index.bin replaced by a directory', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => { rmSync(join(c, 'index.bin')); mkdirSync(join(c, 'index.bin')); } },
+  { name: 'index.bin truncated, its size and sha256 forged in the manifest', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => b.subarray(0, b.length - 4)) },
+  { name: 'index.bin with a bad magic, size and sha256 forged', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => Buffer.concat([Buffer.from([0xff]), b.subarray(1)])) },
+  { name: 'a posting of the query\'s term out of range, size and sha256 forged', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => { b[postingOf(b, QUERY)] = 0x7f; return b; }) },
+  { name: 'a unit ending past its document, size and sha256 forged', fails: ['index_rebuild'], resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => { b.writeUInt32LE(0x7fffffff, 64 + 4 + 8); return b; }) },
+  { name: 'a dictionary term renamed out of order, size and sha256 forged', fails: ['index', 'index_rebuild'], resolve: 'verify-only', apply: (c) => forgeIndex(c, (b) => {
+    b[firstTermAt(b)] = 0x7e; // "~" sorts after every letter: the first term is now out of order
+    return b;
+  }) },
+  { name: 'index.bin of another build (other token counts) recorded in the manifest', fails: ['index_rebuild'], resolve: 'verify-only', apply: (c) => forgeIndex(c, () => readFileSync(join(c, '..', 'other', 'index.bin'))) },
+  // manifest.json
+  { name: 'manifest.json deleted', fails: V0_CHECKS, resolve: 'cache_invalid', v0Report: true, apply: (c) => rmSync(manifestPath(c)) },
+  { name: 'manifest.json not JSON', fails: V0_CHECKS, resolve: 'cache_invalid', v0Report: true, apply: (c) => writeFileSync(manifestPath(c), '{"cache_version": "sha256:') },
+  { name: 'manifest.json a JSON array', fails: V0_CHECKS, resolve: 'cache_invalid', v0Report: true, apply: (c) => writeFileSync(manifestPath(c), '[]') },
+  { name: 'cache_version edited', fails: ['cache_version'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.cache_version = versionOf('another'))) },
+  { name: 'cache_version not sha256:<hex>', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.cache_version = 'sha256:XYZ')) },
+  { name: 'a document version edited', fails: ['cache_version', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[2]!.version = versionOf('other'))) },
+  { name: 'a document version edited, cache_version recomputed', fails: ['document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[2]!.version = versionOf('other')), true) },
+  { name: 'a document offset moved inside the pack', fails: ['document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[1]!.offset -= 1)) },
+  { name: 'a document byte count changed', fails: ['document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[1]!.bytes -= 1)) },
+  { name: 'a document range past the end of the pack', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[2]!.offset += 1000)) },
+  { name: 'a negative offset', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[0]!.offset = -1)) },
+  { name: 'two ranges for one content', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => { const d = m.documents[3]!; d.offset = m.documents[1]!.offset; d.bytes = m.documents[0]!.bytes; }) },
+  { name: 'document_count wrong', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.document_count = 5)) },
+  { name: 'documents not sorted by path', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void m.documents.reverse(), true) },
+  { name: 'a path listed twice', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[1]!.path = 'a.md'), true) },
+  { name: 'a document renamed', fails: ['cache_version', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[3]!.path = 'e.md')) },
+  { name: 'a document removed (index counts another number)', fails: ['cache_version', 'index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => { m.documents.pop(); m.document_count = 3; }) },
+  { name: 'a document removed, cache_version recomputed', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => { m.documents.pop(); m.document_count = 3; }, true) },
+  { name: 'files.index.bin sha256 edited', fails: ['index'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.files['index.bin']!.sha256 = sha256('x'))) },
+  { name: 'files.index.bin missing', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void delete m.files['index.bin']) },
+  { name: 'files.documents.pack bytes edited', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.files['documents.pack']!.bytes += 1)) },
+  { name: 'files.documents.pack sha256 edited', fails: ['pack'], resolve: 'intact', apply: (c) => editManifest(c, (m) => void (m.files['documents.pack']!.sha256 = sha256('x'))) },
+  { name: 'created_at not a string', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void ((m as unknown as Record<string, unknown>)['created_at'] = 0)) },
+  { name: 'source_root a number', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void ((m as unknown as Record<string, unknown>)['source_root'] = 1)) },
+  // build_config values this engine does not implement (cache_version recomputed, so only the config is wrong)
+  ...([
+    ['build_config version "3"', (cfg) => void (cfg['version'] = '3')],
+    ['hash_algorithm "sha512"', (cfg) => void (cfg['hash_algorithm'] = 'sha512')],
+    ['engine "v2"', (cfg) => void (cfg['engine'] = 'v2')],
+    ['granularity "paragraph"', (cfg) => void (cfg['granularity'] = 'paragraph')],
+    ['tokenizer "gpt2"', (cfg) => void (cfg['tokenizer'] = 'gpt2')],
+    ['analyzer version 2', sub('analyzer', (a) => void (a['version'] = 2))],
+    ['another stemmer', sub('analyzer', (a) => void (a['stemmer'] = 'porter2 (wink-porter2-stemmer 3.0.0)'))],
+    ['max_token_length 64', sub('analyzer', (a) => void (a['max_token_length'] = 64))],
+    ['case folding "none"', sub('analyzer', (a) => void (a['case'] = 'none'))],
+    ['index format 2', sub('index', (i) => void (i['format'] = 2))],
+    ['section rules on a file cache', (cfg) => void (cfg['sections'] = { split_level: 2, min_bytes: 512 })],
+    ['gitignore false', sub('sources', (s) => void (s['gitignore'] = false))],
+    ['hidden files taken', sub('sources', (s) => void (s['hidden'] = true))],
+    ['another extension', sub('sources', (s) => void (s['extensions'] = ['markdown', 'md', 'mdx', 'txt']))],
+    ['include not a list', sub('sources', (s) => void (s['include'] = '*.md'))],
+    ['ranking model "bm25f"', sub('ranking', (r) => void (r['model'] = 'bm25f'))],
+    ['k1 negative', sub('ranking', (r) => void (r['k1'] = -1))],
+    ['b above 1', sub('ranking', (r) => void (r['b'] = 1.5))],
+    ['a field weight missing', sub('ranking', (r) => void delete (r['fields'] as Record<string, unknown>)['title'])],
+    ['an unknown field', sub('ranking', (r) => void ((r['fields'] as Record<string, unknown>)['code'] = 1))],
+    ['a weight as a string', sub('ranking', (r) => void ((r['fields'] as Record<string, unknown>)['body'] = '1'))],
+    ['a field weight of 1e39 (scores past binary32\'s range)', sub('ranking', (r) => void ((r['fields'] as Record<string, unknown>)['path'] = 1e39))],
+    ['k1 of 1e6', sub('ranking', (r) => void (r['k1'] = 1e6))],
+    ['an extra key', (cfg) => void (cfg['extra'] = true)],
+  ] as [string, (cfg: Record<string, unknown>) => void][]).map(([what, edit]): Breakage => ({
+    name: `build_config: ${what}`,
+    fails: what === 'build_config version "3"' ? V0_CHECKS : ALL_BUT_ORPHANS,
+    resolve: 'cache_invalid',
+    apply: config(edit),
+    ...(what === 'build_config version "3"' ? { v0Report: true as const } : {}),
+  })),
+  // orphans
+  { name: 'an orphan file', fails: ['no_orphans'], resolve: 'intact', apply: (c) => writeFileSync(join(c, 'notes.txt'), 'hi') },
+  { name: 'an orphan directory', fails: ['no_orphans'], resolve: 'intact', apply: (c) => mkdirSync(join(c, 'documents')) },
+  { name: 'a leftover v0 index.json', fails: ['no_orphans'], resolve: 'intact', apply: (c) => writeFileSync(join(c, 'index.json'), '{}') },
+  { name: 'an orphan symlink', fails: ['no_orphans'], resolve: 'intact', apply: (c) => symlinkSync('index.bin', join(c, 'link')) },
+];
+
+t.test('engine.md "What is checked": a freshly built cache passes every check, named in order', async (t) => {
+  const dir = t.testdir({ src: SOURCES });
+  for (const granularity of ['file', 'section'] as const) {
+    const cache = join(dir, granularity);
+    await buildV1(join(dir, 'src'), cache, { granularity });
+    const report = await verifyV1(cache);
+    t.same(report.checks.map((c) => c.name), ['manifest', 'cache_version', 'documents_exist', 'pack', 'document_hashes', 'index', 'index_rebuild', 'no_orphans']);
+    t.equal(report.valid, true, granularity);
+    t.equal(report.cacheVersion, manifestOf(cache).cache_version);
+    const cli = await run(['verify', '--cache', cache, '--format', 'json']);
+    t.same([cli.code, cli.err], [0, ''], `${granularity}: context verify exits 0`);
+  }
+});
+
+t.test('engine.md "What is checked": every breakage fails its checks by name; resolve never answers wrongly', async (t) => {
+  const dir = t.testdir({ src: SOURCES });
+  const intact = join(dir, 'intact');
+  await buildV1(join(dir, 'src'), intact);
+  await buildV1(join(dir, 'src'), join(dir, 'other'), { tokenizer: 'o200k_base' });
+  const intactAnswer = resolveText(intact, QUERY, 100000);
+  t.equal((JSON.parse(intactAnswer) as { documents: unknown[] }).documents.length, 4, 'the query reads every document');
+  for (const [i, b] of BREAKAGES.entries()) {
+    const cache = join(dir, `c${i}`);
+    cpSync(intact, cache, { recursive: true, verbatimSymlinks: true });
+    b.apply(cache);
+    const { report } = await verifyText(cache, 'json');
+    const failed = report.checks.filter((c) => !c.ok).map((c) => c.name);
+    t.equal(report.valid, false, `${b.name}: invalid`);
+    t.same(failed, b.fails, `${b.name}: fails ${b.fails.join(', ')}`);
+    for (const c of report.checks) {
+      t.equal(c.ok, c.problems.length === 0, `${b.name}: ${c.name} says what is wrong exactly when it fails`);
+      for (const p of c.problems) t.notOk(p.includes(dir), `${b.name}: "${p}" names no absolute path`);
+    }
+    if (b.v0Report === undefined) t.same(report.checks.map((c) => c.name), [...V1_CHECK_NAMES], `${b.name}: the format-2 checks`);
+    const cliVerify = await run(['verify', '--cache', cache]);
+    t.equal(cliVerify.code, 5, `${b.name}: context verify exits 5`);
+    t.equal(cliVerify.err, `error: cache_invalid: failed checks: ${b.fails.join(', ')}\n`, `${b.name}: stderr names the failed checks`);
+
+    let answer: string;
+    try {
+      answer = resolveText(cache, QUERY, 100000);
+    } catch (err) {
+      answer = `error ${(err as { code?: string }).code ?? String(err)}`;
+    }
+    if (b.resolve === 'verify-only') continue;
+    if (b.resolve === 'cache_invalid') t.equal(answer, 'error cache_invalid', `${b.name}: resolve is cache_invalid`);
+    else t.equal(answer, intactAnswer, `${b.name}: resolve answers exactly as the intact cache`);
+    const cliResolve = await run(['resolve', '--cache', cache, '--query', QUERY, '--budget', '100000']);
+    t.equal(cliResolve.code, b.resolve === 'cache_invalid' ? 5 : 0, `${b.name}: context resolve exit code`);
+  }
+});
+
+t.test('a damaged document that a query does not select does not change that query\'s answer', async (t) => {
+  // Resolve re-hashes only what it reads: the other answers stay those of the intact cache.
+  const dir = t.testdir({ src: SOURCES });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const before = resolveText(cache, 'beta', 1000);
+  const c = manifestOf(cache).documents.find((d) => d.path === 'c.md')!;
+  flipByte(join(cache, 'documents.pack'), c.offset);
+  t.equal(resolveText(cache, 'beta', 1000), before, 'beta reads b.md only');
+  t.throws(() => resolveText(cache, 'gamma', 1000), { code: 'cache_invalid' }, 'gamma reads the damaged c.md');
+  t.equal((await verifyV1(cache)).valid, false, 'verify reads everything');
+});
+
+t.test('engine.md: ranking constants recorded in build_config are the ones resolve uses', async (t) => {
+  // A cache whose build_config records k1 = 2 (cache_version consistent) is a valid cache that
+  // answers with k1 = 2: resolve is a function of the cache's bytes, the query and the budget.
+  const dir = t.testdir({ src: SOURCES });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const before = JSON.parse(resolveText(cache, 'alpha text', 1000)) as { documents: { score: number }[] };
+  editManifest(cache, (m) => void ((m.build_config['ranking'] as Record<string, unknown>)['k1'] = 2), true);
+  t.equal((await verifyV1(cache)).valid, true);
+  const after = JSON.parse(resolveText(cache, 'alpha text', 1000)) as { documents: { score: number }[] };
+  t.not(after.documents[0]?.score, before.documents[0]?.score, 'another k1, another score');
+});
