@@ -4,7 +4,8 @@
 // order, in a fresh clone layout — the repository's files (git ls-files, else a copy
 // without ignored folders) with the checkout's node_modules and dist beside them, as
 // `npm ci` would leave them — and exits 0. Lines for other programs (npm, a host's
-// `mcp add`) are listed, so a new kind of README command cannot slip by untested.
+// `mcp add`) are listed, so a new kind of README command cannot slip by untested. The
+// `--format text` example is the command's output byte for byte; the JSON snippets parse.
 import t from 'tap';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
@@ -88,6 +89,14 @@ t.test("every CLI command of the README, as written, in a fresh clone layout", a
     t.not(r.stdout, '', `prints its answer: ${line}`);
     if (r.stdout.startsWith('{')) t.doesNotThrow(() => JSON.parse(r.stdout), `${line}: stdout is JSON`);
   }
+});
+
+t.test("the README's --format text example is what the command prints", async (t) => {
+  const block = /`--format text` is\nfor people[^]*?\n```\n([^]*?)```\n/.exec(README)?.[1];
+  t.ok(block !== undefined, 'the example is there');
+  const cache = join(REPO, 'spec-tests', 'fixtures', 'compat-v0', 'caches', 'realistic');
+  const r = spawnSync('/bin/sh', ['-c', `unset NODE_OPTIONS; exec "$0" "$@"`, process.execPath, join(REPO, 'bin', 'context'), 'resolve', '--cache', cache, '--query', 'deployment security', '--budget', '4000', '--format', 'text'], { encoding: 'utf8' });
+  t.equal(r.stdout, block, 'byte for byte');
 });
 
 t.test("the README's JSON snippets parse", async (t) => {
