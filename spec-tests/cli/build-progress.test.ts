@@ -22,17 +22,18 @@ function corpus(dir: string, files: number): string {
   return src;
 }
 
-async function build(io: Partial<CliIo>, cwd: string): Promise<{ code: number; out: string; err: string }> {
+async function build(io: Partial<CliIo>, cwd: string): Promise<{ code: number; out: string; err: string; order: string[] }> {
   let out = '';
   let err = '';
+  const order: string[] = []; // which stream each write went to, in order
   const code = await main(['build', '--sources', 'src', '--cache', 'cache'], {
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (err += s),
+    stdout: (s) => void ((out += s), order.push('out')),
+    stderr: (s) => void ((err += s), order.push('err')),
     env: { SOURCE_DATE_EPOCH: '0' },
     cwd,
     ...io,
   });
-  return { code, out, err };
+  return { code, out, err, order };
 }
 
 t.test('a fake terminal: progress lines on stderr, erased before the result; stdout unchanged', async (t) => {
@@ -46,6 +47,7 @@ t.test('a fake terminal: progress lines on stderr, erased before the result; std
   t.match(r.err, /\r\x1b\[Kcontext build: reading 30\/30 files, [0-9.]+ KiB, [0-9.]+ (B|KiB)\/s\r/, 'files read, bytes and rate');
   t.match(r.err, /\r\x1b\[Kcontext build: writing 30\/30 documents\r/, 'then the writing');
   t.ok(r.err.endsWith(ERASE), 'the line is erased at the end');
+  t.equal(r.order.at(-1), 'out', 'erased before the result is printed, not after');
   t.notMatch(r.err, /\n/, 'never a newline: one line redrawn in place');
 });
 

@@ -102,11 +102,13 @@ export const build: Command = {
       const given = v1OptionsGiven({ granularity: args.values['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include, exclude });
       if (given.length > 0) throw new UsageError(`${needEngineV1(given.map((f) => `--${f}`))} --engine v1 (v0's cache format has no options)`);
     }
+    let text: string;
     try {
-      io.stdout(await runBuild(request, progress?.report));
+      text = await runBuild(request, progress?.report);
     } finally {
-      progress?.finish();
+      progress?.finish(); // erased before the result (or the error) is printed
     }
+    io.stdout(text);
     return 0;
   },
 };
