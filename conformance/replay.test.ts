@@ -5,10 +5,12 @@
 //
 // Each case runs with its directory as working directory and `context mcp` arguments from
 // `<case>.argv.json`, else `argv.json` in the case's directory, else `--cache-root caches`.
+// A directory whose cases write (context.build) lists in `reset.json` what each run
+// removes first, so every run starts from the same files.
 
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +63,17 @@ function argvFor(dir: string, stem: string): readonly string[] {
   return ['--cache-root', 'caches'];
 }
 
+/** Removes what `<dir>/reset.json` lists (paths relative to the case's directory). */
+function reset(dir: string): void {
+  const file = join(dir, 'reset.json');
+  if (!existsSync(file)) return;
+  const value = parseJson(readFileSync(file, 'utf8'));
+  if (!Array.isArray(value) || !value.every((p) => typeof p === 'string' && !p.startsWith('/') && !p.split('/').includes('..'))) {
+    throw new Error(`${file}: expected a JSON array of relative paths inside the directory`);
+  }
+  for (const p of value as string[]) rmSync(join(dir, p), { recursive: true, force: true });
+}
+
 function chunksOf(input: Buffer, size: number): Buffer[] {
   const chunks: Buffer[] = [];
   for (let i = 0; i < input.length; i += size) chunks.push(input.subarray(i, i + size));
@@ -69,6 +82,7 @@ function chunksOf(input: Buffer, size: number): Buffer[] {
 
 /** Runs `context mcp` in this process over injected streams; returns stdout and exit code. */
 async function runInProcess(c: Case, chunks: readonly Buffer[]): Promise<{ out: Buffer; code: number; err: string }> {
+  reset(c.dir);
   const out: Buffer[] = [];
   let err = '';
   const stdoutStream = new Writable({
@@ -92,6 +106,7 @@ async function runInProcess(c: Case, chunks: readonly Buffer[]): Promise<{ out: 
 
 /** Runs the real `bin/context mcp` as a host would: whole input, then stdin closed. */
 function runSpawned(c: Case): Promise<{ out: Buffer; code: number | null; err: string }> {
+  reset(c.dir);
   return new Promise((resolve, reject) => {
     const { command, args } = contextCommand(['mcp', ...c.argv]);
     const child = spawn(command, args, {

@@ -3,6 +3,7 @@
 // nothing is written to stdout").
 
 import { ContextError, EXIT_USAGE, exitCodeOf, toContextError } from '../errors.js';
+import { renderHelp, type CommandHelp } from './help.js';
 
 /** Process streams and environment, injected so tests need no child process. */
 export interface CliIo {
@@ -16,14 +17,22 @@ export interface CliIo {
   readonly stdoutStream?: NodeJS.WritableStream;
   /** Raw standard error stream: only so that its failures can be silenced. */
   readonly stderrStream?: NodeJS.WritableStream;
+  /** Whether stderr is a terminal: only then may a command draw progress on it. */
+  readonly stderrIsTTY?: boolean;
+  /** The terminal's width, when stderr is one. */
+  readonly stderrColumns?: number | undefined;
+  /** A monotonic clock in milliseconds (progress rates); default performance.now. */
+  readonly clock?: () => number;
 }
 
 export interface Command {
   readonly name: string;
   /** One line for `context --help`. */
   readonly summary: string;
-  /** The usage line(s), printed by `--help` and after a usage error. */
+  /** The usage line, printed after a usage error and atop the help. */
   readonly usage: string;
+  /** `context help NAME` / `NAME --help`: every option explained, with examples. */
+  readonly help: CommandHelp;
   run(argv: readonly string[], io: CliIo): number | Promise<number>;
 }
 
@@ -35,12 +44,17 @@ export class UsageError extends Error {
   }
 }
 
-/** `--help` among a command's options: print its usage on stdout and exit 0. */
+/** `--help` among a command's options: print its help on stdout and exit 0. */
 export class HelpRequested extends Error {
   constructor() {
     super('help requested');
     this.name = 'HelpRequested';
   }
+}
+
+/** What `context help NAME` and `context NAME --help` print. */
+export function helpText(command: Command): string {
+  return renderHelp(command.usage, command.help);
 }
 
 /** Runs a command body, converting every failure exactly once. */
@@ -49,7 +63,7 @@ export async function runGuarded(command: Command, argv: readonly string[], io: 
     return await command.run(argv, io);
   } catch (err) {
     if (err instanceof HelpRequested) {
-      io.stdout(`usage: ${command.usage}\n`);
+      io.stdout(helpText(command));
       return 0;
     }
     if (err instanceof UsageError) {

@@ -3,7 +3,7 @@
 
 import { EXIT_USAGE } from '../errors.js';
 import { VERSION } from '../version.js';
-import { runGuarded, type CliIo } from './command.js';
+import { helpText, runGuarded, type CliIo } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { guardOutput } from './output-guard.js';
 
@@ -17,7 +17,8 @@ async function topUsage(): Promise<string> {
     'commands:',
     ...lines,
     '',
-    'context <command> --help shows the options of one command; context --version the version.',
+    'context help <command> (or context <command> --help) explains every option of a command,',
+    'with examples; context --version prints the version.',
     '',
   ].join('\n');
 }
@@ -35,6 +36,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest.length > 0) return help(rest, io);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     if (name === undefined) {
       io.stderr(await topUsage());
@@ -54,4 +56,16 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const command = await entry.load();
   return runGuarded(command, rest, io);
+}
+
+/** `context help COMMAND`: that command's help on stdout (`help scope init` works too). */
+async function help(args: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...more] = args;
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined || (more.length > 0 && !(name === 'scope' && more.length === 1 && more[0] === 'init'))) {
+    io.stderr(`context help: unknown command "${args.join(' ')}"\n${await topUsage()}`);
+    return EXIT_USAGE;
+  }
+  io.stdout(helpText(await entry.load()));
+  return 0;
 }

@@ -12,6 +12,8 @@ export type BigIntStats = fs.BigIntStats;
 export const readFile = (path: string): Buffer => readRegularFile(path);
 export const readText = (path: string): string => readRegularFile(path).toString('utf8');
 export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
+/** Writes a new file; fails with EEXIST if anything (even a dangling symlink) is at `path`. */
+export const createFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data, { flag: 'wx' });
 /** Replaces a file atomically: writes a temporary sibling, then renames it over `path`. */
 export function replaceFile(path: string, data: string | Uint8Array): void {
   const temp = `${path}.tmp`;

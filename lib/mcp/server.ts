@@ -19,13 +19,24 @@ export interface ServerOptions {
   readonly toolNames?: ToolNameStyle;
   readonly tools?: readonly Tool[];
   readonly maxLineBytes?: number;
+  /** `--read-only`: tools that write (context.build) are neither listed nor callable. */
+  readonly readOnly?: boolean;
+  /** The time builds stamp into created_at; without it context.build refuses to run. */
+  readonly timestamp?: () => string;
 }
 
 export async function runMcpServer(options: ServerOptions): Promise<number> {
   const memo = new CacheMemo();
+  const tools = (options.tools ?? TOOLS).filter((t) => options.readOnly !== true || t.annotations.readOnlyHint);
   const session = new McpSession({
-    tools: options.tools ?? TOOLS,
-    context: { cacheRoot: options.cacheRoot, projectRoot: options.projectRoot, memo, roots: new RootPolicy(options.projectRoot) },
+    tools,
+    context: {
+      cacheRoot: options.cacheRoot,
+      projectRoot: options.projectRoot,
+      memo,
+      roots: new RootPolicy(options.projectRoot),
+      ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+    },
     toolNames: options.toolNames ?? 'dotted',
     log: options.log,
   });
@@ -33,7 +44,8 @@ export async function runMcpServer(options: ServerOptions): Promise<number> {
     const reason = await serveLines({
       input: options.input,
       output: options.output,
-      handle: (item) => session.handleLine(item),
+      handle: (item, send) => session.handleLine(item, send),
+      peek: (item) => session.peek(item),
       log: options.log,
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     });

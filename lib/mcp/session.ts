@@ -22,7 +22,11 @@ import {
 import type { LineItem } from './line-splitter.js';
 import { acceptsBatches, negotiateVersion, type ProtocolVersion } from './protocol-version.js';
 import type { Tool, ToolContext, ToolOutcome } from './tool.js';
-import { advertisedName, underscoreName, type ToolNameStyle } from './tool-names.js';
+import { Cancellations } from './cancellation.js';
+import { progressSink, progressTokenOf } from './progress-notifier.js';
+import type { LineSender } from './stdio-transport.js';
+import { underscoreName, type ToolNameStyle } from './tool-names.js';
+import { toolListing, toolResult } from './tool-wire.js';
 
 export const SERVER_NAME = 'context-engine';
 
@@ -51,6 +55,9 @@ export class McpSession {
   private requestCount = 0;
   /** Requests of our own to send after the current line's reply. */
   private readonly outbox: string[] = [];
+  private readonly cancellations = new Cancellations();
+  /** Sends a line ahead of the current reply (progress notifications). */
+  private send: LineSender | undefined;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -65,11 +72,18 @@ export class McpSession {
     return this.version;
   }
 
+  /** Every line as it arrives, before its turn: notices cancellations of running requests. */
+  peek(item: LineItem): void {
+    this.cancellations.peek(item);
+  }
+
   /**
    * One input line in; out: its reply, if any, then any request of our own (roots/list),
-   * as lines joined by "\n" — or null when there is nothing to send.
+   * as lines joined by "\n" — or null when there is nothing to send. `send` writes
+   * notifications (progress) ahead of the reply.
    */
-  async handleLine(item: LineItem): Promise<string | null> {
+  async handleLine(item: LineItem, send?: LineSender): Promise<string | null> {
+    this.send = send;
     const reply = await this.replyTo(item);
     if (this.outbox.length === 0) return reply;
     const lines = reply === null ? [...this.outbox] : [reply, ...this.outbox];
@@ -121,8 +135,8 @@ export class McpSession {
         return errorLine(incoming.id, JSONRPC_ERRORS.invalidRequest);
       case 'notification':
         // Never answered. notifications/initialized needs no action (requests are served
-        // once initialize is answered); notifications/cancelled has nothing to stop, since
-        // requests are answered one at a time before the next line is read; others: ignored.
+        // once initialize is answered); notifications/cancelled was acted on when the line
+        // arrived (peek), and is nothing more in its turn; others: ignored.
         if (incoming.method === 'notifications/initialized' || incoming.method === 'notifications/roots/list_changed') {
           this.requestRoots();
         }
@@ -132,19 +146,28 @@ export class McpSession {
     }
   }
 
-  private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean): Promise<string> {
+  private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean): Promise<string | null> {
+    // A tools/call can be cancelled: before it starts (never run) or while it runs (its
+    // signal fires); either way it gets no reply (MCP "Cancellation").
+    const signal = method === 'tools/call' ? this.cancellations.begin(id) : new AbortController().signal;
+    if (signal === null) return null;
+    let line: string;
     try {
       if (params !== undefined && !isPlainObject(params)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
       const p = params ?? {};
-      return resultLine(id, await this.dispatch(method, p, inBatch));
+      line = resultLine(id, await this.dispatch(method, p, inBatch, signal));
     } catch (err) {
-      if (err instanceof RpcError) return errorLine(id, err.body);
-      this.options.log(`context mcp: ${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      return errorLine(id, JSONRPC_ERRORS.internalError);
+      if (err instanceof RpcError) line = errorLine(id, err.body);
+      else {
+        this.options.log(`context mcp: ${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+        line = errorLine(id, JSONRPC_ERRORS.internalError);
+      }
     }
+    if (method === 'tools/call' && this.cancellations.end(id)) return null;
+    return line;
   }
 
-  private async dispatch(method: string, params: Record<string, unknown>, inBatch: boolean): Promise<unknown> {
+  private async dispatch(method: string, params: Record<string, unknown>, inBatch: boolean, signal: AbortSignal): Promise<unknown> {
     switch (method) {
       case 'initialize':
         if (inBatch) throw new RpcError(JSONRPC_ERRORS.invalidRequest, 'initialize must not be batched');
@@ -158,7 +181,7 @@ export class McpSession {
     // 2026-07-28 probe (server/discover) and anything unknown: -32601 at once, in any state.
     if (!known) throw new RpcError(JSONRPC_ERRORS.methodNotFound);
     if (this.version === null) throw notInitialized();
-    return method === 'tools/list' ? this.listTools() : this.callTool(params);
+    return method === 'tools/list' ? this.listTools(this.version) : this.callTool(params, this.version, signal);
   }
 
   private initialize(params: Record<string, unknown>): unknown {
@@ -186,33 +209,28 @@ export class McpSession {
     this.outbox.push(requestLine(this.pendingRoots, 'roots/list'));
   }
 
-  private listTools(): unknown {
-    const style = this.options.toolNames;
-    return {
-      tools: this.options.tools.map((t) => ({
-        name: advertisedName(t.name, style),
-        description: t.description,
-        inputSchema: t.inputSchema,
-      })),
-    };
+  private listTools(version: ProtocolVersion): unknown {
+    return { tools: this.options.tools.map((t) => toolListing(t, this.options.toolNames, version)) };
   }
 
-  private async callTool(params: Record<string, unknown>): Promise<unknown> {
+  private async callTool(params: Record<string, unknown>, version: ProtocolVersion, signal: AbortSignal): Promise<unknown> {
     const name = params['name'];
     const args = params['arguments'] ?? {};
     if (typeof name !== 'string' || !isPlainObject(args)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
     const tool = this.byName.get(name);
     if (tool === undefined) throw new RpcError(JSONRPC_ERRORS.invalidParams, `Unknown tool: ${name}`);
+    const progress = progressSink(progressTokenOf(params), version, this.send);
     let outcome: ToolOutcome;
     try {
-      outcome = await tool.call(args, this.options.context);
+      outcome = await tool.call(args, this.options.context, { signal, progress });
     } catch (err) {
+      // Arguments a tool cannot take at all are the request's fault: a protocol error.
+      if (err instanceof RpcError) throw err;
       // Tools convert their own errors; anything escaping is still a typed tool failure.
       const e = toContextError(err);
       if (e.code === 'internal_error') this.options.log(`context mcp: ${tool.name} failed: ${e.detail ?? ''}\n`);
       outcome = { text: errorJson(e.code) + '\n', isError: true };
     }
-    const content = [{ type: 'text', text: outcome.text }];
-    return outcome.isError ? { content, isError: true } : { content };
+    return toolResult(outcome, version);
   }
 }

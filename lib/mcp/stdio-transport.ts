@@ -1,13 +1,18 @@
 // The stdio transport over injected streams: reads lines from `input`, hands each to the
 // session in order (one at a time, so replies keep request order), writes each reply as one
-// line. Honours output backpressure; a closed or failing output (EPIPE) ends the loop
-// quietly; end of input ends it after the last reply is written.
+// line. Input keeps being read while a line is handled — every line is shown to `peek` as
+// it arrives, so a cancellation reaches a long request (a build) while it runs — up to
+// MAX_QUEUED lines ahead, after which reading waits. Honours output backpressure; a closed
+// or failing output (EPIPE) ends the loop quietly; end of input ends it after the last reply.
 
 import { once } from 'node:events';
 import { LineSplitter, type LineItem } from './line-splitter.js';
 
+/** Writes one line (without its "\n") now, ahead of the reply being prepared (notifications). */
+export type LineSender = (line: string) => Promise<void>;
+
 /** Turns one input line into at most one output line (without its "\n"). */
-export type LineHandler = (item: LineItem) => Promise<string | null>;
+export type LineHandler = (item: LineItem, send: LineSender) => Promise<string | null>;
 
 /** Why the loop stopped: input ended, output went away, or input failed. */
 export type StopReason = 'end' | 'output-closed' | 'input-error';
@@ -16,21 +21,31 @@ export interface TransportOptions {
   readonly input: NodeJS.ReadableStream;
   readonly output: NodeJS.WritableStream;
   readonly handle: LineHandler;
+  /** Sees every line the moment it is read, before it waits its turn (never answers). */
+  readonly peek?: (item: LineItem) => void;
   /** Diagnostics (stderr); never the protocol stream. */
   readonly log: (text: string) => void;
   readonly maxLineBytes?: number;
 }
 
+/** Lines read ahead of the one being handled before reading pauses (bounds memory). */
+export const MAX_QUEUED = 256;
+
 export async function serveLines(options: TransportOptions): Promise<StopReason> {
   const { input, output, handle, log } = options;
   const splitter = new LineSplitter(options.maxLineBytes);
   let outputClosed = false;
+  // Resolves when output goes away, so a read waiting on an idle input gives up at once.
+  let closed: () => void = () => undefined;
+  const outputGone = new Promise<'closed'>((resolve) => (closed = () => resolve('closed')));
   const onOutputError = (): void => {
     // EPIPE and friends: the reader is gone, so nothing more can be said. Stay quiet.
     outputClosed = true;
+    closed();
   };
   const onOutputClose = (): void => {
     outputClosed = true;
+    closed();
   };
   output.on('error', onOutputError);
   output.on('close', onOutputClose);
@@ -48,26 +63,79 @@ export async function serveLines(options: TransportOptions): Promise<StopReason>
     ac.abort();
   }
 
-  async function deliver(items: readonly LineItem[]): Promise<void> {
-    for (const item of items) {
-      if (outputClosed) return;
-      const reply = await handle(item);
-      if (reply !== null) await write(reply);
+  // The queue of lines read but not yet handled, and the one loop that handles them.
+  const queue: LineItem[] = [];
+  let wake: (() => void) | null = null; // the pump waits here for lines
+  let room: (() => void) | null = null; // the reader waits here when the queue is full
+  let inputDone = false;
+  const signal = (): void => {
+    wake?.();
+    wake = null;
+  };
+
+  const makeRoom = (): void => {
+    room?.();
+    room = null;
+  };
+
+  async function pump(): Promise<void> {
+    try {
+      for (;;) {
+        if (outputClosed) return;
+        const item = queue.shift();
+        if (item === undefined) {
+          if (inputDone) return;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        if (queue.length < MAX_QUEUED) makeRoom();
+        const reply = await handle(item, write);
+        if (reply !== null) await write(reply);
+      }
+    } finally {
+      makeRoom(); // never leave the reader waiting for a pump that has stopped
     }
   }
 
+  function enqueue(items: readonly LineItem[]): void {
+    for (const item of items) {
+      options.peek?.(item);
+      queue.push(item);
+    }
+    if (items.length > 0) signal();
+  }
+
+  const pumping = pump();
   let reason: StopReason = 'end';
+  const chunks = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
   try {
-    for await (const chunk of input) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
-      await deliver(splitter.push(bytes));
+    for (;;) {
+      const next = await Promise.race([chunks.next(), outputGone]);
+      if (next === 'closed') break;
+      if (next.done === true) {
+        enqueue(splitter.end());
+        break;
+      }
+      const chunk = next.value;
+      enqueue(splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk));
+      if (outputClosed) break;
+      if (queue.length >= MAX_QUEUED && !outputClosed) await new Promise<void>((resolve) => (room = resolve));
       if (outputClosed) break;
     }
-    if (!outputClosed) await deliver(splitter.end());
   } catch (err) {
     reason = 'input-error';
     log(`context mcp: input failed: ${err instanceof Error ? err.message : String(err)}\n`);
   } finally {
+    inputDone = true;
+    signal();
+    await pumping;
+    // Stop reading: a host may keep stdin open after closing our stdout, and a read is
+    // still pending on it (an iterator's return() would wait for that read forever).
+    if (outputClosed) {
+      const destroy = (input as { destroy?: unknown }).destroy;
+      if (typeof destroy === 'function') destroy.call(input);
+      else void chunks.return?.();
+    }
     output.removeListener('close', onOutputClose);
     // Keep swallowing late EPIPE reports: an unhandled 'error' event would crash loudly.
   }

@@ -165,7 +165,7 @@ t.test('context_resolve.md "--cache: must pass cache verification": every broken
     t.equal(r.out, '', `${b.name}: nothing on stdout`);
     t.match(r.err, /^error: cache_invalid: Cache exists but is invalid/, `${b.name}: stderr`);
   }
-  const root = new URL('../../../shared/reference/compat/fixtures/v0/caches/', import.meta.url).pathname;
+  const root = new URL('../fixtures/compat-v0/caches/', import.meta.url).pathname;
   t.equal((await run(['resolve', '--cache', join(root, 'future_version'), '--query', 'hello', '--budget', '10'])).code, 5,
     'DESIGN.md: a build_config that is not v0 is cache_invalid');
 });
@@ -189,7 +189,7 @@ t.test('cli_spec.md "Exit Codes" 1: usage errors print a usage line, nothing on 
     const r = await run(argv);
     t.equal(r.code, 1, argv.slice(1).join(' '));
     t.equal(r.out, '', `${argv.slice(1).join(' ')}: nothing on stdout`);
-    t.match(r.err, /\nusage: context resolve --cache DIR --query TEXT --budget TOKENS \[--format json\|pretty\] \[--budget-scope content\|answer\]\n$/);
+    t.match(r.err, /\nusage: context resolve --cache DIR --query TEXT --budget TOKENS \[--format json\|pretty\|text\] \[--budget-scope content\|answer\]\n$/);
   }
 });
 

@@ -1,4 +1,4 @@
-// The reference implementation's golden fixtures (shared/reference/compat/fixtures/v0),
+// The reference implementation's golden fixtures (spec-tests/fixtures/compat-v0, see NOTE.md there),
 // replayed byte for byte: every expected/ file is reproduced (stdout = file + "\n"), caches
 // rebuilt from documents/ equal the fixture caches, and the fixture caches load here.
 // One decided deviation is asserted too: inspect's total_bytes (DESIGN.md "Cache format").
@@ -10,7 +10,7 @@ import type { CliIo } from '../../lib/cli/command.js';
 import { McpSession } from '../../lib/mcp/session.js';
 import { TOOLS } from '../../lib/mcp/tools/index.js';
 
-const FIXTURES = new URL('../../../shared/reference/compat/fixtures/v0/', import.meta.url).pathname;
+const FIXTURES = new URL('../fixtures/compat-v0/', import.meta.url).pathname;
 const expected = (name: string): string => readFileSync(join(FIXTURES, 'expected', name), 'utf8');
 const query = (name: string): { query: string; budget: number } =>
   JSON.parse(readFileSync(join(FIXTURES, 'queries', name), 'utf8')) as { query: string; budget: number };
@@ -73,17 +73,23 @@ t.test('inspect goldens: equal except total_bytes, the decided deviation', async
 
 t.test('mcp_error_cache_missing: the tool result for an unknown cache', async (t) => {
   const root = t.testdir({});
-  const session = new McpSession({
-    tools: TOOLS,
-    context: { cacheRoot: root, projectRoot: root },
-    toolNames: 'dotted',
-    log: () => {},
-  });
-  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-  await session.handleLine({ kind: 'line', text: JSON.stringify(init) });
-  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'context.resolve', arguments: { cache: 'nope', query: 'x', budget: 10 } } };
-  const line = await session.handleLine({ kind: 'line', text: JSON.stringify(call) });
-  t.equal(line, `{"jsonrpc":"2.0","id":1,"result":${expected('mcp_error_cache_missing.json')}}`);
+  // The reference server's bytes are those of a client on 2025-03-26 or earlier; a
+  // 2025-06-18+ client gets the same fields plus structuredContent (issue 12).
+  for (const protocolVersion of ['2025-03-26', '2025-06-18']) {
+    const session = new McpSession({
+      tools: TOOLS,
+      context: { cacheRoot: root, projectRoot: root },
+      toolNames: 'dotted',
+      log: () => {},
+    });
+    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    await session.handleLine({ kind: 'line', text: JSON.stringify(init) });
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'context.resolve', arguments: { cache: 'nope', query: 'x', budget: 10 } } };
+    const line = await session.handleLine({ kind: 'line', text: JSON.stringify(call) });
+    const golden = expected('mcp_error_cache_missing.json');
+    const want = protocolVersion === '2025-03-26' ? golden : golden.replace(/\}$/, ',"structuredContent":{"error":{"code":"cache_missing","message":"Cache does not exist"}}}');
+    t.equal(line, `{"jsonrpc":"2.0","id":1,"result":${want}}`, protocolVersion);
+  }
 });
 
 t.test('caches rebuilt from the fixture documents equal the fixture caches', async (t) => {

@@ -13,7 +13,7 @@ import { ERROR_TABLE, errorJson, exitCodeOf, type ErrorCode } from '../../lib/er
 import { canonical, compact, compareBytes, parseJson, type Json } from '../../lib/json.js';
 import { runMcpServer } from '../../lib/mcp/server.js';
 
-const FIXTURES = new URL('../../../shared/reference/compat/fixtures/v0/', import.meta.url).pathname;
+const FIXTURES = new URL('../fixtures/compat-v0/', import.meta.url).pathname;
 const CACHES = readdirSync(join(FIXTURES, 'caches')).sort(compareBytes);
 const QUERIES = readdirSync(join(FIXTURES, 'queries'))
   .sort(compareBytes)
@@ -29,12 +29,17 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 interface ToolResult {
   content: { type: string; text: string }[];
   isError?: boolean;
+  structuredContent?: unknown;
 }
 
 /** Runs one server over all calls; returns each call's result object and its raw line. */
-async function mcp(root: string, calls: readonly { name: string; arguments: Json }[]): Promise<{ result: ToolResult; line: string }[]> {
+async function mcp(
+  root: string,
+  calls: readonly { name: string; arguments: Json }[],
+  protocolVersion = '2025-11-25',
+): Promise<{ result: ToolResult; line: string }[]> {
   const lines = [
-    compact({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'parity', version: '1' } } }),
+    compact({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'parity', version: '1' } } }),
     compact({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     ...calls.map((c, i) => compact({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: c })),
   ];
@@ -68,6 +73,8 @@ function sameFace(t: Test, what: string, c: { code: number; out: string; err: st
   t.equal(m.content.length, 1, `${what}: one content block`);
   t.equal(m.content[0]?.type, 'text', `${what}: text content`);
   const text = m.content[0]?.text ?? '';
+  // Issue 12: a 2025-06-18+ result also carries the text's JSON value as structuredContent.
+  t.same(m.structuredContent, parseJson(newline ? text : text + '\n'), `${what}: structuredContent is the text's JSON value`);
   if (c.code === 0) {
     t.equal(m.isError, undefined, `${what}: success has no isError`);
     t.equal(newline ? text : text + '\n', c.out, `${what}: MCP text = CLI stdout, byte for byte`);
@@ -119,8 +126,20 @@ t.test('context.inspect_cache = context inspect --format json, and list_caches =
 
 t.test('the reference golden MCP error for a missing cache, byte for byte', async (t) => {
   const root = t.testdir({});
-  const [r] = await mcp(root, [{ name: 'context.resolve', arguments: { cache: 'does-not-exist', query: 'deployment', budget: 4000 } }]);
+  const call = { name: 'context.resolve', arguments: { cache: 'does-not-exist', query: 'deployment', budget: 4000 } };
   const golden = readFileSync(join(FIXTURES, 'expected', 'mcp_error_cache_missing.json'), 'utf8');
-  t.equal(canonical(r?.result), golden, 'expected/mcp_error_cache_missing.json');
-  t.equal(r?.line, `{"jsonrpc":"2.0","id":1,"result":${golden}}`, 'inside the JSON-RPC envelope');
+  // The reference server predates structured results: its bytes are what 2024-11-05 and
+  // 2025-03-26 clients get.
+  for (const version of ['2024-11-05', '2025-03-26']) {
+    const [r] = await mcp(root, [call], version);
+    t.equal(canonical(r?.result), golden, `${version}: expected/mcp_error_cache_missing.json`);
+    t.equal(r?.line, `{"jsonrpc":"2.0","id":1,"result":${golden}}`, `${version}: inside the JSON-RPC envelope`);
+  }
+  // From 2025-06-18 the same result plus structuredContent, the text's JSON value.
+  for (const version of ['2025-06-18', '2025-11-25']) {
+    const [r] = await mcp(root, [call], version);
+    const { structuredContent, ...rest } = r?.result ?? { content: [] };
+    t.equal(canonical(rest), golden, `${version}: every other field is the golden's`);
+    t.same(structuredContent, { error: { code: 'cache_missing', message: 'Cache does not exist' } }, `${version}: structuredContent`);
+  }
 });

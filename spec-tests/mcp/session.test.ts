@@ -8,11 +8,13 @@ import { PROTOCOL_VERSIONS, negotiateVersion } from '../../lib/mcp/protocol-vers
 import { McpSession } from '../../lib/mcp/session.js';
 import type { Tool } from '../../lib/mcp/tool.js';
 
+// What every stand-in shares: a title, an open output schema, read-only annotations.
+const meta = { title: 'Demo', outputSchema: { type: 'object' }, annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } } as const;
 const tools: Tool[] = [
-  { name: 'demo.echo', description: 'echo', inputSchema: { type: 'object' }, call: (args) => ({ text: String(args['say']), isError: false }) },
-  { name: 'demo.async', description: 'async', inputSchema: { type: 'object' }, call: async () => ({ text: 'later\n', isError: false }) },
-  { name: 'demo.typed', description: 'typed failure', inputSchema: { type: 'object' }, call: () => { throw new ContextError('io_error', '/secret/path'); } },
-  { name: 'demo.crash', description: 'bug', inputSchema: { type: 'object' }, call: () => { throw new TypeError('boom'); } },
+  { name: 'demo.echo', description: 'echo', inputSchema: { type: 'object' }, ...meta, call: (args) => ({ text: compact({ said: String(args['say']) }), isError: false }) },
+  { name: 'demo.async', description: 'async', inputSchema: { type: 'object' }, ...meta, call: async () => ({ text: '{"later":true}\n', isError: false }) },
+  { name: 'demo.typed', description: 'typed failure', inputSchema: { type: 'object' }, ...meta, call: () => { throw new ContextError('io_error', '/secret/path'); } },
+  { name: 'demo.crash', description: 'bug', inputSchema: { type: 'object' }, ...meta, call: () => { throw new TypeError('boom'); } },
 ];
 
 function session(log: string[] = []): McpSession {
@@ -37,16 +39,46 @@ t.test('version negotiation: echo a supported version, else the newest', async (
 t.test('tools are callable by dotted and underscore names; async tools are awaited', async (t) => {
   const s = session();
   await s.handleLine(init('2025-11-25'));
-  t.equal(await s.handleLine(call(1, 'demo.echo', { say: 'hi' })), '{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"hi","type":"text"}]}}');
-  t.equal(await s.handleLine(call(2, 'demo_echo', { say: 'hi' })), '{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"hi","type":"text"}]}}');
-  t.equal(await s.handleLine(call(3, 'demo.async')), '{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"later\\n","type":"text"}]}}');
+  const hi = '"content":[{"text":"{\\"said\\":\\"hi\\"}","type":"text"}],"structuredContent":{"said":"hi"}';
+  t.equal(await s.handleLine(call(1, 'demo.echo', { say: 'hi' })), `{"jsonrpc":"2.0","id":1,"result":{${hi}}}`);
+  t.equal(await s.handleLine(call(2, 'demo_echo', { say: 'hi' })), `{"jsonrpc":"2.0","id":2,"result":{${hi}}}`);
+  t.equal(
+    await s.handleLine(call(3, 'demo.async')),
+    '{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"{\\"later\\":true}\\n","type":"text"}],"structuredContent":{"later":true}}}',
+  );
+});
+
+t.test('issue 12: structuredContent, title, outputSchema, annotations only from 2025-06-18', async (t) => {
+  for (const v of PROTOCOL_VERSIONS) {
+    const s = session();
+    await s.handleLine(init(v));
+    const structured = v === '2025-06-18' || v === '2025-11-25';
+    const listed = parseJson((await s.handleLine(line('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'))) ?? '') as {
+      result: { tools: Record<string, unknown>[] };
+    };
+    const keys = structured ? ['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title'] : ['description', 'inputSchema', 'name'];
+    t.same(Object.keys(listed.result.tools[0] ?? {}), keys, `${v}: tool fields`);
+    const echoed = await s.handleLine(call(2, 'demo.echo', { say: 'x' }));
+    const plain = '{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"{\\"said\\":\\"x\\"}","type":"text"}]';
+    t.equal(echoed, structured ? `${plain},"structuredContent":{"said":"x"}}}` : `${plain}}}`, `${v}: result fields`);
+    const failed = parseJson((await s.handleLine(call(3, 'demo.typed'))) ?? '') as { result: Record<string, unknown> };
+    if (structured) {
+      t.same(failed.result['structuredContent'], { error: { code: 'io_error', message: 'I/O error occurred' } }, `${v}: an error is structured too`);
+    } else {
+      t.notOk('structuredContent' in failed.result, `${v}: no structuredContent`);
+    }
+  }
 });
 
 t.test('a thrown ContextError is an isError result: canonical JSON + newline, no detail', async (t) => {
   const s = session();
   await s.handleLine(init('2025-11-25'));
   const out = await s.handleLine(call(1, 'demo.typed'));
-  t.equal(out, '{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"{\\"error\\":{\\"code\\":\\"io_error\\",\\"message\\":\\"I/O error occurred\\"}}\\n","type":"text"}],"isError":true}}');
+  t.equal(
+    out,
+    '{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"{\\"error\\":{\\"code\\":\\"io_error\\",\\"message\\":\\"I/O error occurred\\"}}\\n","type":"text"}],"isError":true,' +
+      '"structuredContent":{"error":{"code":"io_error","message":"I/O error occurred"}}}}',
+  );
   t.notMatch(out ?? '', /secret/, 'the detail never reaches the client');
 });
 
@@ -69,7 +101,8 @@ t.test('tools/list advertises table order, names in the chosen style', async (t)
     result: { tools: { name: string }[] };
   };
   t.same(out.result.tools.map((x) => x.name), ['demo_echo', 'demo_async', 'demo_typed', 'demo_crash']);
-  t.equal(await s.handleLine(call(2, 'demo.echo', { say: 'x' })), '{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"x","type":"text"}]}}', 'dotted still accepted');
+  const echoed = parseJson((await s.handleLine(call(2, 'demo.echo', { say: 'x' }))) ?? '') as { result: { structuredContent: unknown } };
+  t.same(echoed.result.structuredContent, { said: 'x' }, 'dotted still accepted');
 });
 
 t.test('oversize and undecodable lines are parse errors; blank lines are nothing', async (t) => {

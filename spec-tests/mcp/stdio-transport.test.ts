@@ -3,7 +3,7 @@
 // (backpressure) and keep request order; a failing input ends it with a diagnostic.
 import t from 'tap';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { serveLines } from '../../lib/mcp/stdio-transport.js';
+import { MAX_QUEUED, serveLines } from '../../lib/mcp/stdio-transport.js';
 import type { LineItem } from '../../lib/mcp/line-splitter.js';
 
 const echo = async (item: LineItem): Promise<string | null> => (item.kind === 'line' ? `<${item.text}>` : '<bad>');
@@ -73,4 +73,70 @@ t.test('a failing input ends the loop with a diagnostic', async (t) => {
   const reason = await serveLines({ input, output: collector().stream, handle: echo, log: (s) => log.push(s) });
   t.equal(reason, 'input-error');
   t.match(log.join(''), /EIO/);
+});
+
+t.test('issue 12: lines are read (and peeked) while an earlier line is still being handled', async (t) => {
+  const { stream, out } = collector();
+  const input = new PassThrough();
+  const peeked: string[] = [];
+  let release: () => void = () => undefined;
+  const slow = new Promise<void>((resolve) => (release = resolve));
+  const running = serveLines({
+    input,
+    output: stream,
+    peek: (item) => void peeked.push(item.kind === 'line' ? item.text : item.kind),
+    handle: async (item) => {
+      if (item.kind === 'line' && item.text === 'slow') await slow;
+      return echo(item);
+    },
+    log: () => {},
+  });
+  input.write('slow\n');
+  await new Promise((r) => setTimeout(r, 10));
+  input.write('cancel-it\n');
+  await new Promise((r) => setTimeout(r, 10));
+  t.same(peeked, ['slow', 'cancel-it'], 'the second line is seen while the first is handled');
+  t.same(out, [], 'nothing answered yet: replies keep request order');
+  release();
+  input.end('last\n');
+  t.equal(await running, 'end');
+  t.equal(out.join(''), '<slow>\n<cancel-it>\n<last>\n');
+});
+
+t.test('issue 12: a handler can send lines ahead of its reply', async (t) => {
+  const { stream, out } = collector();
+  const reason = await serveLines({
+    input: Readable.from([Buffer.from('a\nb\n')]),
+    output: stream,
+    handle: async (item, send) => {
+      await send(`note for ${item.kind === 'line' ? item.text : '?'}`);
+      return echo(item);
+    },
+    log: () => {},
+  });
+  t.equal(reason, 'end');
+  t.equal(out.join(''), 'note for a\n<a>\nnote for b\n<b>\n');
+});
+
+t.test('issue 12: reading pauses when MAX_QUEUED lines wait, and resumes', async (t) => {
+  const { stream, out } = collector();
+  const n = MAX_QUEUED * 3;
+  let peeks = 0;
+  let maxAhead = 0;
+  let handled = 0;
+  const reason = await serveLines({
+    input: Readable.from(Array.from({ length: n }, (_, i) => Buffer.from(`m${i}\n`))),
+    output: stream,
+    peek: () => void peeks++,
+    handle: async (item) => {
+      handled++;
+      maxAhead = Math.max(maxAhead, peeks - handled);
+      await new Promise((r) => setImmediate(r));
+      return echo(item);
+    },
+    log: () => {},
+  });
+  t.equal(reason, 'end');
+  t.equal(out.length, n, 'every line answered');
+  t.ok(maxAhead <= MAX_QUEUED + 1, `at most ${MAX_QUEUED} lines read ahead (saw ${maxAhead})`);
 });

@@ -5,13 +5,14 @@
 
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { compact } from '../../json.js';
-import { buildCache, buildCacheV1 } from '../../core/cache/api.js';
+import { performance } from 'node:perf_hooks';
+import { needEngineV1, runBuild, v1OptionsGiven, type BuildRequest } from '../../core/cache/build-request.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { parseFlags, required } from '../args.js';
 import { UsageError, type Command } from '../command.js';
 import { timestamp } from '../clock.js';
+import { ProgressLine } from '../progress-line.js';
 
 const ENGINES = ['v0', 'v1'] as const;
 
@@ -32,6 +33,35 @@ export const build: Command = {
     '  (--engine v0, the default, is the v0 cache byte for byte with the reference; the other',
     '   options need --engine v1: ranked Markdown/MDX with an index and sections. docs/engine.md)',
   ].join('\n'),
+  help: {
+    about:
+      'Compiles the Markdown under a directory into an immutable, content-addressed context cache that resolve, inspect, verify, status and the MCP server read. ' +
+      'Everything is read and checked before the cache is written; it appears at once (written beside it, then renamed), so a failed build leaves nothing behind. ' +
+      'Engine v0 (the default) is the Context Engine v0 cache, byte for byte with its reference: every *.md file, whole. ' +
+      'Engine v1 writes cache format 2: Markdown and MDX, .gitignore honoured, an index inside the cache, BM25 ranking with stemming, optional sections and exact token counts (docs/engine.md); ' +
+      'a --force rebuild of a v1 cache reuses what did not change. ' +
+      'When stderr is a terminal a progress line is shown there. SOURCE_DATE_EPOCH (seconds) sets the manifest\'s created_at, for byte-identical rebuilds.',
+    options: [
+      ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx and .markdown files, skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read, symlinked folders are not entered.'],
+      ['--cache OUT', 'Where to write the cache (a new directory; its parent is created). Refused if OUT exists, unless --force.'],
+      ['--force', 'Replace an existing cache at OUT. The old one stays in place until the new one is complete, and is put back if the swap fails.'],
+      ['--engine v0|v1', 'v0 (default): the seeds\' byte-exact cache, scored by the share of a document\'s words that equal a query word. v1: ranked retrieval with an index (cache format 2); needed by every option below.'],
+      ['--granularity file|section', 'v1: what a selection holds: whole files (default) or the sections between headings, addressed path#slug.'],
+      ['--tokenizer bytes4|o200k_base|cl100k_base', 'v1: how tokens are counted for budgets, once, at build time: bytes4 (default) = ceil(UTF-8 bytes / 4), an estimate; o200k_base and cl100k_base count OpenAI\'s encodings exactly.'],
+      ['--include GLOB', 'v1, repeatable: keep only files whose path under --sources matches (picomatch globs: guide/**, **/*.mdx).'],
+      ['--exclude GLOB', 'v1, repeatable: drop the files and folders that match (drafts/, **/CHANGELOG.md).'],
+    ],
+    examples: [
+      'context build --sources ./docs --cache ./caches/docs',
+      'context build --sources ./docs --cache ./caches/docs --force',
+      'SOURCE_DATE_EPOCH=0 context build --sources ./docs --cache /tmp/docs-cache',
+      'context build --engine v1 --granularity section --sources ./docs --cache ./caches/docs-v1',
+      'context build --engine v1 --tokenizer o200k_base --include "guide/**" --exclude drafts/ --sources ./docs --cache ./caches/guide',
+    ],
+    output:
+      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged and the files it skipped, with why). ' +
+      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, or the disk fails; 1 usage (v1 options without --engine v1).',
+  },
   async run(argv, io) {
     const args = parseFlags(argv, {
       strings: ['sources', 'cache', 'engine', 'granularity', 'tokenizer'],
@@ -54,42 +84,31 @@ export const build: Command = {
     }
     const force = args.flags['force'] === true;
     const createdAt = timestamp(io.env);
-    if (engine === 'v0') {
-      const v1Only = [
-        args.values['granularity'] !== undefined ? '--granularity' : null,
-        tokenizerValue !== undefined ? '--tokenizer' : null,
-        include.length > 0 ? '--include' : null,
-        exclude.length > 0 ? '--exclude' : null,
-      ].filter((f) => f !== null);
-      if (v1Only.length > 0) {
-        throw new UsageError(`${v1Only.join(', ')} ${v1Only.length === 1 ? 'needs' : 'need'} --engine v1 (v0's cache format has no options)`);
-      }
-      const summary = buildCache({ sources, cache, force, createdAt });
-      io.stdout(compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n');
-      return 0;
-    }
-    const summary = await buildCacheV1({
+    // Progress only on a terminal: pipes, CI logs and scripts get stderr as before.
+    const progress =
+      io.stderrIsTTY === true
+        ? new ProgressLine({ write: io.stderr, now: io.clock ?? (() => performance.now()), columns: io.stderrColumns })
+        : null;
+    const request: BuildRequest = {
       sources,
       cache,
       force,
       createdAt,
+      engine,
       options: { granularity, tokenizer, include, exclude },
       threads: availableParallelism(),
-    });
-    io.stdout(
-      compact({
-        cache_version: summary.cacheVersion,
-        document_count: summary.documentCount,
-        engine: 'v1',
-        granularity,
-        tokenizer,
-        units: summary.unitCount,
-        reused: summary.reused,
-        analyzed: summary.analyzed,
-        unchanged: summary.unchanged,
-        skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })),
-      }) + '\n',
-    );
+    };
+    if (engine === 'v0') {
+      const given = v1OptionsGiven({ granularity: args.values['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include, exclude });
+      if (given.length > 0) throw new UsageError(`${needEngineV1(given.map((f) => `--${f}`))} --engine v1 (v0's cache format has no options)`);
+    }
+    let text: string;
+    try {
+      text = await runBuild(request, progress?.report);
+    } finally {
+      progress?.finish(); // erased before the result (or the error) is printed
+    }
+    io.stdout(text);
     return 0;
   },
 };

@@ -24,4 +24,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'freshness', load: async () => (await import('./freshness.js')).freshness },
   { name: 'show', load: async () => (await import('./show.js')).show },
   { name: 'rehash', load: async () => (await import('./rehash.js')).rehash },
+  { name: 'scope', load: async () => (await import('./scope.js')).scope },
 ];

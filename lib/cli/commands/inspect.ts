@@ -12,6 +12,20 @@ export const inspect: Command = {
   name: 'inspect',
   summary: 'Report a cache\'s version, document count, size and validity',
   usage: 'context inspect --cache DIR [--format pretty|json]',
+  help: {
+    about:
+      'Reports a cache\'s identity and size without reading its documents: cache_version, document_count, total_bytes (the files directly in the cache directory) and whether its manifest is valid. It never fails on a bad manifest (valid is then false); use verify for a deep check.',
+    options: [
+      ['--cache DIR', 'The cache directory to inspect.'],
+      ['--format pretty|json', 'pretty (default): indented JSON; json: one compact line, the context.inspect_cache MCP tool\'s text.'],
+    ],
+    examples: [
+      'context inspect --cache ./caches/docs',
+      'context inspect --cache ./caches/docs --format json',
+    ],
+    output:
+      'stdout: {"cache_version":...,"document_count":N,"total_bytes":N,"valid":true|false}. Exit 0; 4 when DIR does not exist; 6 on an I/O error; 1 usage.',
+  },
   run(argv, io) {
     const args = parseFlags(argv, { strings: ['cache', 'format'] });
     const cache = resolve(io.cwd, required(args, 'cache'));

@@ -14,6 +14,7 @@ const EXIT_BY_FAILURE: Readonly<Record<ScopeFailure, number>> = {
   corrupt: EXIT_ANSWER_FAILED,
   unreadable: EXIT_ANSWER_FAILED,
   scan: EXIT_ANSWER_FAILED,
+  exists: EXIT_ANSWER_FAILED,
 };
 
 /** Prints `result` and returns the command's exit code. */

@@ -13,6 +13,20 @@ export const verify: Command = {
   name: 'verify',
   summary: 'Check every integrity invariant of a cache, reporting each by name',
   usage: 'context verify --cache DIR [--format pretty|json]',
+  help: {
+    about:
+      'Checks a cache in depth and names each check: the manifest\'s shape and build configuration, the recomputed cache_version, every document\'s hash, no stray files, and the index (v0: index.json against the manifest; v1: documents.pack\'s hash, index.bin decoded, and rebuilt from the documents to the same bytes). Use it after copying a cache or when resolve says cache_invalid.',
+    options: [
+      ['--cache DIR', 'The cache directory to verify.'],
+      ['--format pretty|json', 'pretty (default): indented JSON; json: one compact line.'],
+    ],
+    examples: [
+      'context verify --cache ./caches/docs',
+      'context verify --cache ./caches/docs --format json',
+    ],
+    output:
+      'stdout: {"cache_version","valid","checks":[{"name","ok","problems"}]} (the report, even when a check fails). Exit 0 when every check held; 5 when one failed (stderr names them); 4 when DIR does not exist; 1 usage.',
+  },
   async run(argv, io) {
     const args = parseFlags(argv, { strings: ['cache', 'format'] });
     const cache = resolve(io.cwd, required(args, 'cache'));

@@ -91,11 +91,22 @@ export async function resolveTextParallel(
   threads: number,
   scope: BudgetScope = 'content',
 ): Promise<string> {
+  return render(await resolveValueParallel(cacheDir, query, budget, threads, scope), format) + '\n';
+}
+
+/** The SelectionResult value itself (for renderings other than JSON: `--format text`). */
+export async function resolveValueParallel(
+  cacheDir: string,
+  query: unknown,
+  budget: unknown,
+  threads: number,
+  scope: BudgetScope = 'content',
+): Promise<Json> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const engine = await openEngineParallel(cacheDir, queryTerms(q), threads);
   try {
-    return render(engine.resolve(q, b, scope), format) + '\n';
+    return engine.resolve(q, b, scope);
   } finally {
     engine.close();
   }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
 import { ContextError, fromOsError } from '../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from './staging.js';
+import type { BuildProgress, ProgressListener } from './progress.js';
 import * as fs from '../fs.js';
 import { versionOf } from '../hash.js';
 import {
@@ -28,6 +29,8 @@ export interface BuildOptions {
   readonly force: boolean;
   /** The manifest's informational `created_at` (the caller owns the clock). */
   readonly createdAt: string;
+  /** Told what the build is doing (advisory: the cache is the same with or without it). */
+  readonly onProgress?: ProgressListener;
 }
 
 export interface BuildSummary {
@@ -63,7 +66,7 @@ function isFileThroughLink(path: string): boolean {
  * read, as the reference does; symlinked directories are not descended. One readdir per
  * directory; a stat only for symlinks.
  */
-export function findSources(root: string): string[] {
+export function findSources(root: string, onFound?: (count: number) => void): string[] {
   const found: string[] = [];
   const walk = (dir: string, rel: string): void => {
     let entries: fs.Dirent[];
@@ -89,6 +92,7 @@ export function findSources(root: string): string[] {
       } else if (isMarkdownName(entry.name)) {
         if (entry.isFile() || (entry.isSymbolicLink() && isFileThroughLink(path))) {
           found.push(relPath);
+          onFound?.(found.length);
         }
       }
     }
@@ -101,8 +105,9 @@ interface SourceDocument extends StoredDocument {
   readonly file: string;
 }
 
-function readSources(root: string, relPaths: readonly string[]): SourceDocument[] {
+function readSources(root: string, relPaths: readonly string[], report: ProgressListener): { docs: SourceDocument[]; bytes: number } {
   const docs: SourceDocument[] = [];
+  let bytesRead = 0;
   for (const rel of relPaths) {
     let bytes: Buffer;
     try {
@@ -116,6 +121,8 @@ function readSources(root: string, relPaths: readonly string[]): SourceDocument[
     }
     const version = versionOf(bytes);
     docs.push({ id: documentId(rel), version, source: rel, content: bytes.toString('utf8'), file: documentFile(version) });
+    bytesRead += bytes.length;
+    report({ phase: 'read', files: docs.length, filesTotal: relPaths.length, bytes: bytesRead });
   }
   docs.sort((a, b) => compareBytes(a.id, b.id));
   const files = new Set<string>();
@@ -131,14 +138,17 @@ function readSources(root: string, relPaths: readonly string[]): SourceDocument[
     }
     files.add(doc.file);
   }
-  return docs;
+  return { docs, bytes: bytesRead };
 }
 
-function writeCacheTree(dir: string, docs: readonly SourceDocument[], createdAt: string): string {
+function writeCacheTree(dir: string, docs: readonly SourceDocument[], createdAt: string, report: (written: number) => void): string {
   const entries: ManifestEntry[] = docs.map((d) => ({ id: d.id, version: d.version, file: d.file }));
   const version = cacheVersion(entries);
   fs.mkdir(join(dir, DOCUMENTS_DIR));
-  for (const doc of docs) fs.writeFile(join(dir, doc.file), documentText(doc));
+  for (const [i, doc] of docs.entries()) {
+    fs.writeFile(join(dir, doc.file), documentText(doc));
+    report(i + 1);
+  }
   fs.writeFile(join(dir, INDEX_FILE), indexText(entries));
   fs.writeFile(join(dir, MANIFEST_FILE), manifestText(version, createdAt, entries));
   return version;
@@ -151,8 +161,12 @@ export function buildCache(options: BuildOptions): BuildSummary {
     throw new ContextError('io_error', 'sources directory does not exist or is not a directory');
   }
   checkCacheTarget(cache, force);
+  const report: ProgressListener = options.onProgress ?? (() => {});
   // Everything is read and checked before the first byte is written.
-  const docs = readSources(sources, findSources(sources));
-  const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt), force);
+  const relPaths = findSources(sources, (found) => report({ phase: 'scan', files: found, filesTotal: 0, bytes: 0 }));
+  const { docs, bytes } = readSources(sources, relPaths, report);
+  const at = (phase: BuildProgress['phase'], files: number): BuildProgress => ({ phase, files, filesTotal: docs.length, bytes });
+  const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt, (n) => report(at('write', n))), force);
+  report(at('done', docs.length));
   return { cacheVersion: version, documentCount: docs.length };
 }

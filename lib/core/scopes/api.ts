@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Json } from '../../json.js';
 import { checkFreshness } from './check-freshness.js';
+import { initScope } from './init-scope.js';
 import { listContexts } from './list-contexts.js';
 import { invalidArgumentError } from './messages.js';
 import { outcome, type ProjectRoot, type ScopeOutcome } from './outcome.js';
@@ -69,4 +70,14 @@ export function rehashText(defaultRoot: string, target: RehashTarget, path: unkn
     return badArgument(shape, 'path', 'a string');
   }
   return rehashContexts(root, target, lastUpdated);
+}
+
+/** `context scope init`: `{"scope","result":"created","file","fingerprint","last_updated"}` or a refusal. */
+export function initScopeText(defaultRoot: string, scope: unknown, path: unknown, lastUpdated: string): ScopeOutcome {
+  const echo = typeof scope === 'string' ? scope : '';
+  const shape = (error: string): Json => ({ scope: echo, result: 'refused', error });
+  if (typeof scope !== 'string') return badArgument(shape, 'scope', 'a string');
+  const root = projectRoot(defaultRoot, path);
+  if (root === null) return badArgument(shape, 'path', 'a string');
+  return initScope(root, scope, lastUpdated);
 }

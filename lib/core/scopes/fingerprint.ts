@@ -7,7 +7,7 @@ import { compareBytes } from '../../json.js';
 import { readDir, readFile, stat } from '../fs.js';
 import { sha256Hex } from '../hash.js';
 import { CONTEXT_FILENAME } from './context-file.js';
-import { isIgnored, type IgnoreRule } from './ignore-rules.js';
+import type { IgnoreStack } from '../sources/gitignore.js';
 
 export interface DirFingerprints {
   /** Ours: content hashes of the non-ignored files. */
@@ -28,7 +28,7 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * Both fingerprints of absolute directory `dir`, whose scope is `scope`; `rules` are the
  * ignore rules that apply there. Throws if the directory or a file cannot be read.
  */
-export function fingerprintDir(dir: string, scope: string, rules: readonly IgnoreRule[]): DirFingerprints {
+export function fingerprintDir(dir: string, scope: string, rules: IgnoreStack): DirFingerprints {
   const contentLines: string[] = [];
   const statLines: string[] = [];
   for (const entry of readDir(dir)) {
@@ -37,7 +37,7 @@ export function fingerprintDir(dir: string, scope: string, rules: readonly Ignor
     const info = stat(path);
     statLines.push(`${entry.name}:${Math.floor(info.mtimeMs)}:${info.size}`);
     const rel = scope === '.' ? entry.name : `${scope}/${entry.name}`;
-    if (!isIgnored(rules, rel, false)) contentLines.push(`${entry.name}:${sha256Hex(readFile(path))}`);
+    if (!rules.ignores(rel, false)) contentLines.push(`${entry.name}:${sha256Hex(readFile(path))}`);
   }
   contentLines.sort(compareBytes);
   statLines.sort(byCodeUnits);

@@ -27,6 +27,21 @@ export function unreadableScopeError(scope: string): string {
   return `Failed to read the files at scope "${scope}"`;
 }
 
+/** Not in the seed (`context scope init`): the file exists and is never overwritten. */
+export function existingContextError(scope: string): string {
+  return `A .context.yaml already exists at scope "${scope}": edit it, then run context rehash`;
+}
+
+/** Not in the seed (`context scope init`): nothing to describe at that path. */
+export function noDirectoryError(scope: string): string {
+  return `No directory at scope "${scope}"`;
+}
+
+/** Not in the seed (`context scope init`): the new file could not be written. */
+export function writeFailedError(scope: string): string {
+  return `Failed to write .context.yaml at scope "${scope}"`;
+}
+
 /** Not in the seed: a tool call whose arguments do not have the documented types. */
 export function invalidArgumentError(name: string, expected: string): string {
   return `Invalid arguments: "${name}" must be ${expected}`;

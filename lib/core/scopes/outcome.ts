@@ -4,7 +4,7 @@
 import { pretty, type Json } from '../../json.js';
 
 /** Why an answer carries an `error`; the CLI maps each to an exit code. */
-export type ScopeFailure = 'arguments' | 'traversal' | 'missing' | 'unsupported' | 'corrupt' | 'unreadable' | 'scan';
+export type ScopeFailure = 'arguments' | 'traversal' | 'missing' | 'unsupported' | 'corrupt' | 'unreadable' | 'scan' | 'exists';
 
 export interface ScopeOutcome {
   /** CLI stdout and MCP text alike: byte-identical by construction. */

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { readText } from '../fs.js';
 import { CONFIG_FILENAME, parseYaml } from './context-file.js';
-import { parseIgnoreRules, type IgnoreRule } from './ignore-rules.js';
+import { IgnoreStack } from '../sources/gitignore.js';
 import { dirOf } from './scope-path.js';
 
 export const DEFAULT_MIN_TOKENS = 4096;
@@ -16,8 +16,8 @@ export interface ProjectConfig {
   readonly minTokens: number;
   /** Levels below the root the scan descends (the root is level 0). */
   readonly maxDepth: number;
-  /** Rules that apply everywhere, in precedence order (later wins). */
-  readonly rootRules: readonly IgnoreRule[];
+  /** Rules that apply everywhere: `.gitignore`, then `.contextignore`, then the config's list (later wins). */
+  readonly rootRules: IgnoreStack;
 }
 
 function readOptional(path: string): string | null {
@@ -49,26 +49,25 @@ export function loadProjectConfig(root: string): ProjectConfig {
       if (Array.isArray(ignore)) extraIgnore = ignore.filter((p): p is string => typeof p === 'string');
     }
   }
-  const rootRules = [
-    ...parseIgnoreRules(readOptional(join(root, '.gitignore')) ?? '', ''),
-    ...parseIgnoreRules(readOptional(join(root, '.contextignore')) ?? '', ''),
-    ...parseIgnoreRules(extraIgnore.join('\n'), ''),
-  ];
+  const rootRules = IgnoreStack.empty()
+    .with('', readOptional(join(root, '.gitignore')) ?? '')
+    .with('', readOptional(join(root, '.contextignore')) ?? '')
+    .with('', extraIgnore);
   return { minTokens, maxDepth, rootRules };
 }
 
-/** The rules of a nested directory's own `.gitignore` (none for the root: already loaded). */
-export function nestedGitignoreRules(root: string, scope: string): IgnoreRule[] {
-  if (scope === '.') return [];
+/** `rules` plus a nested directory's own `.gitignore` (the root's is already loaded). */
+export function withNestedGitignore(root: string, scope: string, rules: IgnoreStack): IgnoreStack {
+  if (scope === '.') return rules;
   const text = readOptional(join(dirOf(root, scope), '.gitignore'));
-  return text === null ? [] : parseIgnoreRules(text, scope);
+  return text === null ? rules : rules.with(scope, text);
 }
 
 /** Every rule that applies to the files directly in `scope`: root rules, then ancestors'. */
-export function rulesForScope(root: string, config: ProjectConfig, scope: string): IgnoreRule[] {
-  const rules = [...config.rootRules];
+export function rulesForScope(root: string, config: ProjectConfig, scope: string): IgnoreStack {
+  let rules = config.rootRules;
   if (scope === '.') return rules;
   const parts = scope.split('/');
-  for (let i = 1; i <= parts.length; i++) rules.push(...nestedGitignoreRules(root, parts.slice(0, i).join('/')));
+  for (let i = 1; i <= parts.length; i++) rules = withNestedGitignore(root, parts.slice(0, i).join('/'), rules);
   return rules;
 }

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
 import { lstat, readDir } from '../fs.js';
 import { CONFIG_FILENAME, CONTEXT_FILENAME } from './context-file.js';
-import { isIgnored, type IgnoreRule } from './ignore-rules.js';
-import { nestedGitignoreRules, type ProjectConfig } from './project-config.js';
+import type { IgnoreStack } from '../sources/gitignore.js';
+import { withNestedGitignore, type ProjectConfig } from './project-config.js';
 
 /** Directory names never scanned: dependency, build, cache and tool folders. */
 export const ALWAYS_IGNORED_DIRS: ReadonlySet<string> = new Set([
@@ -24,7 +24,7 @@ export interface TrackedDir {
   /** Absolute directory. */
   readonly dir: string;
   /** The ignore rules that apply to the files directly in this directory. */
-  readonly rules: readonly IgnoreRule[];
+  readonly rules: IgnoreStack;
 }
 
 export interface TrackedScan {
@@ -42,8 +42,8 @@ interface Node extends TrackedDir {
   readonly children: readonly Node[];
 }
 
-function scanDir(dir: string, scope: string, depth: number, inherited: readonly IgnoreRule[], config: ProjectConfig, root: string): Node {
-  const rules = [...inherited, ...nestedGitignoreRules(root, scope)];
+function scanDir(dir: string, scope: string, depth: number, inherited: IgnoreStack, config: ProjectConfig, root: string): Node {
+  const rules = withNestedGitignore(root, scope, inherited);
   let bytes = 0;
   let fileCount = 0;
   const children: Node[] = [];
@@ -53,11 +53,11 @@ function scanDir(dir: string, scope: string, depth: number, inherited: readonly 
     const rel = scope === '.' ? name : `${scope}/${name}`;
     if (entry.isDirectory()) {
       if (ALWAYS_IGNORED_DIRS.has(name) || name.startsWith('.')) continue;
-      if (isIgnored(rules, rel, true) || depth >= config.maxDepth) continue;
+      if (rules.ignores(rel, true) || depth >= config.maxDepth) continue;
       const child = scanDir(join(dir, name), rel, depth + 1, rules, config, root);
       if (child.fileCount > 0 || child.children.length > 0) children.push(child);
     } else if (entry.isFile()) {
-      if (isIgnored(rules, rel, false)) continue;
+      if (rules.ignores(rel, false)) continue;
       bytes += lstat(join(dir, name)).size;
       fileCount++;
     }

@@ -6,9 +6,12 @@ import { STRUCTURE_KINDS } from '../../core/citations/reasons.js';
 import type { Tool } from '../tool.js';
 import { guardRoot } from './root-guard.js';
 import { ROOT_PROPERTY } from './root-property.js';
+import { REFUSAL, STRUCTURE_KIND } from './citation-schemas.js';
+import { objectOf, outputSchema, READ_ONLY, STRING } from './output-schema.js';
 
 export const claimTool: Tool = {
   name: 'context.claim',
+  title: 'Make a structure claim',
   description:
     'Make a structure claim [[vctx-KIND:PATH]] for a path under root (normalised, not checked). ' +
     'Returns {"ok":true,"claim":…,"kind":…,"normalized_path":…} or {"ok":false,"reason":…}.',
@@ -22,6 +25,16 @@ export const claimTool: Tool = {
     required: ['root', 'kind', 'path'],
     additionalProperties: false,
   },
+  outputSchema: outputSchema(
+    objectOf({
+      ok: { const: true },
+      claim: { type: 'string', pattern: '^\\[\\[vctx-(exists|exists-file|exists-dir|missing):[\\s\\S]*\\]\\]$' },
+      kind: STRUCTURE_KIND,
+      normalized_path: STRING,
+    }),
+    REFUSAL,
+  ),
+  annotations: READ_ONLY,
   call(args, ctx) {
     return guardRoot(args['root'], ctx, (base) => {
       const outcome = claimOutcome(args, { base });

@@ -10,6 +10,7 @@ import { verifyWorkspaceTool } from './verify-workspace.js';
 import { checkFreshnessTool } from './check-freshness.js';
 import { listContextsTool } from './list-contexts.js';
 import { queryContextTool } from './query-context.js';
+import { buildTool } from './build.js';
 import { statusTool } from './status.js';
 
 export const TOOLS: readonly Tool[] = [
@@ -23,5 +24,7 @@ export const TOOLS: readonly Tool[] = [
   listContextsTool,
   checkFreshnessTool,
   queryContextTool,
+  // Cache upkeep: whether a cache is current, and (unless --read-only) rebuilding it.
   statusTool,
+  buildTool,
 ];

@@ -5,10 +5,15 @@ import { inspectText } from '../../core/cache/api.js';
 import type { Tool } from '../tool.js';
 import { CACHE_PROPERTY, readNamedCache } from './cache-name.js';
 import { runTool } from './outcome.js';
+import { BOOLEAN, COUNT, objectOf, outputSchema, READ_ONLY, STRING } from './output-schema.js';
 
 export const inspectCacheTool: Tool = {
   name: 'context.inspect_cache',
+  title: 'Inspect a context cache',
   description:
+    'Inspect a context cache: its cache_version, document_count and total_bytes, and whether its manifest is valid. Does not return document content. ' +
+    'cache is a name from context.list_caches; use this to see how large a cache is before choosing a budget for context.resolve.',
+  legacyDescription:
     'Inspect a context cache: its cache_version, document_count and total_bytes, and whether its manifest is valid. Does not return document content.',
   inputSchema: {
     type: 'object',
@@ -16,6 +21,8 @@ export const inspectCacheTool: Tool = {
     additionalProperties: false,
     properties: { cache: CACHE_PROPERTY },
   },
+  outputSchema: outputSchema(objectOf({ cache_version: STRING, document_count: COUNT, total_bytes: COUNT, valid: BOOLEAN })),
+  annotations: READ_ONLY,
   call(args, ctx) {
     return runTool(() => readNamedCache(args['cache'], ctx, (dir) => inspectText(dir, 'json')));
   },

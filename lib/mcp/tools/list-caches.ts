@@ -5,12 +5,19 @@
 import { listCachesText } from '../../core/cache/api.js';
 import type { Tool } from '../tool.js';
 import { runTool } from './outcome.js';
+import { arrayOf, BOOLEAN, objectOf, outputSchema, READ_ONLY, STRING } from './output-schema.js';
 
 export const listCachesTool: Tool = {
   name: 'context.list_caches',
+  title: 'List context caches',
   description:
+    'List the context caches this server can read: each subdirectory of its cache root (path), with whether it holds a manifest.json. ' +
+    'Call this first: a path it returns is the cache argument of context.resolve and context.inspect_cache. Takes no arguments.',
+  legacyDescription:
     'List the context caches under the server\'s cache root: each immediate subdirectory, with whether it holds a manifest.json. Takes no arguments.',
   inputSchema: { type: 'object', properties: {} },
+  outputSchema: outputSchema(objectOf({ caches: arrayOf(objectOf({ path: STRING, has_manifest: BOOLEAN })) })),
+  annotations: READ_ONLY,
   call(_args, ctx) {
     return runTool(() => listCachesText(ctx.cacheRoot));
   },

@@ -5,10 +5,12 @@
 import { queryContextText } from '../../core/scopes/api.js';
 import type { Tool } from '../tool.js';
 import { guardRoot } from './root-guard.js';
-import { PATH_PROPERTY, SCOPE_PROPERTY, toToolOutcome } from './scope-outcome.js';
+import { PATH_PROPERTY, QUERY_CONTEXT_OUTPUT, SCOPE_PROPERTY, toToolOutcome } from './scope-outcome.js';
+import { READ_ONLY } from './output-schema.js';
 
 export const queryContextTool: Tool = {
   name: 'context.query_context',
+  title: "Read a scope's context",
   description:
     'Retrieve .context.yaml content for a directory scope: summary, files, interfaces, decisions and more. Use filter to request only specific fields; version, scope, fingerprint and last_updated are always included.',
   inputSchema: {
@@ -25,6 +27,8 @@ export const queryContextTool: Tool = {
       path: PATH_PROPERTY,
     },
   },
+  outputSchema: QUERY_CONTEXT_OUTPUT,
+  annotations: READ_ONLY,
   call(args, ctx) {
     return guardRoot(args['path'], ctx, (base) => toToolOutcome(queryContextText(base, args['scope'], args['filter'], args['path'])));
   },

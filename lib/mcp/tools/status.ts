@@ -1,32 +1,26 @@
 // `context.status`: the text of `context status` for a cache under the server's cache root:
 // is it current with its sources (by content hash)? The sources are the ones the cache
 // records, or `sources` relative to the server's project root; either way they must lie
-// inside the project root, since the server reads nothing else.
+// inside the server's allowed roots (project root or client roots), else root_not_allowed.
 
-import { isAbsolute, resolve, sep } from 'node:path';
-import { realpathSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { isWithinRoots } from '../../core/confine.js';
 import { statusText } from '../../core/cache/status.js';
 import { ContextError } from '../../errors.js';
 import type { Tool, ToolContext } from '../tool.js';
 import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
 import { runTool } from './outcome.js';
+import { policyOf } from './root-guard.js';
+import { arrayOf, COUNT, objectOf, orNull, outputSchema, READ_ONLY, STRING, stringEnum } from './output-schema.js';
 
-function insideProject(dir: string, ctx: ToolContext): void {
-  let real: string;
-  let root: string;
-  try {
-    real = realpathSync(dir);
-    root = realpathSync(ctx.projectRoot);
-  } catch {
-    throw new ContextError('io_error', 'sources directory does not exist');
-  }
-  if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-    throw new ContextError('io_error', 'sources lie outside the project root');
-  }
+/** Sources the server may read: inside its allowed roots by real path, else root_not_allowed. */
+function insideRoots(dir: string, ctx: ToolContext): void {
+  if (!isWithinRoots(dir, policyOf(ctx).allowed)) throw new ContextError('root_not_allowed');
 }
 
 export const statusTool: Tool = {
   name: 'context.status',
+  title: 'Check a cache against its sources',
   description:
     'Check whether a context cache is current with its source files (compared by content hash): lists added, changed and removed documents and says "current": true or false. Call it before trusting a cache that may be stale; rebuild when it is not current.',
   inputSchema: {
@@ -41,6 +35,21 @@ export const statusTool: Tool = {
       },
     },
   },
+  outputSchema: outputSchema(
+    objectOf({
+      cache_version: STRING,
+      engine: stringEnum(['v0', 'v1']),
+      sources: orNull('string'),
+      current: orNull('boolean'),
+      note: orNull('string'),
+      added: arrayOf(STRING),
+      changed: arrayOf(STRING),
+      removed: arrayOf(STRING),
+      unchanged: COUNT,
+      skipped: arrayOf(objectOf({ path: STRING, reason: STRING })),
+    }),
+  ),
+  annotations: READ_ONLY,
   call(args, ctx) {
     return runTool(() => {
       const dir = cacheDirOf(args['cache'], ctx);
@@ -49,9 +58,9 @@ export const statusTool: Tool = {
         throw new ContextError('io_error', 'sources must be a relative path');
       }
       return statusText(dir, {
-        sources: given === undefined ? null : resolve(ctx.projectRoot, given),
+        sources: given === undefined ? null : resolve(policyOf(ctx).base, given),
         sourcesLabel: given ?? null,
-        allowSources: (d) => insideProject(d, ctx),
+        allowSources: (d) => insideRoots(d, ctx),
       });
     });
   },

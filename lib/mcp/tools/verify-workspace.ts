@@ -6,9 +6,12 @@ import { verifyOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
 import { guardRoot } from './root-guard.js';
 import { ROOT_PROPERTY } from './root-property.js';
+import { DIRECTORY_REPORT, DOCUMENT_REPORT, REFUSAL } from './citation-schemas.js';
+import { outputSchema, READ_ONLY } from './output-schema.js';
 
 export const verifyWorkspaceTool: Tool = {
   name: 'context.verify_workspace',
+  title: 'Verify citations and claims',
   description:
     'Verify every [[vctx:…]] citation and [[vctx-KIND:…]] structure claim against the workspace under root. ' +
     'Give exactly one of in_path (a document, or a directory: every Markdown file under it) and text. ' +
@@ -24,6 +27,8 @@ export const verifyWorkspaceTool: Tool = {
     required: ['root'],
     additionalProperties: false,
   },
+  outputSchema: outputSchema(DOCUMENT_REPORT, DIRECTORY_REPORT, REFUSAL),
+  annotations: READ_ONLY,
   call(args, ctx) {
     return guardRoot(args['root'], ctx, (base) => {
       const outcome = verifyOutcome(args, { base });

@@ -55,7 +55,7 @@ t.test('context_cache.md "Storage Format" + "The Manifest": exact bytes of a two
 
 t.test('context_cache.md "Cache Version": formula checked against the reference fixture cache', async (t) => {
   // compat/fixtures/v0/caches/minimal was built by the reference from these two documents.
-  const fixture = new URL('../../../../shared/reference/compat/fixtures/v0/caches/minimal/manifest.json', import.meta.url);
+  const fixture = new URL('../../fixtures/compat-v0/caches/minimal/manifest.json', import.meta.url);
   const reference = (JSON.parse(readFileSync(fixture, 'utf8')) as { cache_version: string }).cache_version;
   const cv = expectedCacheVersion([['hello.md', versionOf('Hello world')], ['goodbye.md', versionOf('Goodbye world')]]);
   t.equal(cv, reference, 'the independent formula reproduces the reference value');

@@ -47,7 +47,7 @@ t.test('context_cache.md Invariants 2 "Complete" and 5 "Portable": no source acc
 });
 
 t.test('the reference fixture caches load here; future_version (build_config "999") is cache_invalid', async (t) => {
-  const root = new URL('../../../../shared/reference/compat/fixtures/v0/caches/', import.meta.url).pathname;
+  const root = new URL('../../fixtures/compat-v0/caches/', import.meta.url).pathname;
   t.same(loadCache(join(root, 'minimal')).documents.map((d) => d.id), ['goodbye.md', 'hello.md']);
   t.throws(() => loadCache(join(root, 'future_version')), { code: 'cache_invalid' });
 });

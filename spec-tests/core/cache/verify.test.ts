@@ -58,7 +58,7 @@ t.test('verify of a missing cache or a file is cache_missing', async (t) => {
 });
 
 t.test('the reference fixture caches verify; future_version does not', async (t) => {
-  const root = new URL('../../../../shared/reference/compat/fixtures/v0/caches/', import.meta.url).pathname;
+  const root = new URL('../../fixtures/compat-v0/caches/', import.meta.url).pathname;
   for (const name of ['minimal', 'realistic', 'tie_break']) t.equal(verifyCache(join(root, name)).valid, true, name);
   const future = verifyCache(join(root, 'future_version'));
   t.equal(future.valid, false, 'build_config version "999" is not v0 (Invalidation 4)');

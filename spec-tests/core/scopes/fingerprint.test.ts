@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintDir, judgeFreshness } from '../../../lib/core/scopes/fingerprint.js';
-import { parseIgnoreRules } from '../../../lib/core/scopes/ignore-rules.js';
+import { IgnoreStack } from '../../../lib/core/sources/gitignore.js';
+
+const NONE = IgnoreStack.empty();
 
 const sha = (s: string | Buffer): string => createHash('sha256').update(s).digest('hex');
 
@@ -37,7 +39,7 @@ t.test('content fingerprint: direct regular files only, .context.yaml excluded',
     sub: { 'deep.ts': 'not counted' },
     link: t.fixture('symlink', 'a.ts'),
   });
-  const prints = fingerprintDir(dir, '.', []);
+  const prints = fingerprintDir(dir, '.', NONE);
   t.equal(prints.content, expectedContent({ 'a.ts': 'export const a = 1;\n', 'b.md': '# B\n' }));
   t.match(prints.content, /^[0-9a-f]{8}$/);
 });
@@ -45,26 +47,26 @@ t.test('content fingerprint: direct regular files only, .context.yaml excluded',
 t.test("stat fingerprint reproduces dotcontext's", async (t) => {
   const dir = t.testdir({ 'a.ts': 'x', 'B.ts': 'yy', '.hidden': 'z', '.context.yaml': 'v' });
   utimesSync(join(dir, 'a.ts'), 1700000000.123, 1700000000.123);
-  t.equal(fingerprintDir(dir, '.', []).stat, expectedStat(dir));
+  t.equal(fingerprintDir(dir, '.', NONE).stat, expectedStat(dir));
 });
 
 t.test('ignored files leave our fingerprint (dotcontext counts them)', async (t) => {
   const dir = t.testdir({ 'a.ts': 'x', 'debug.log': 'noise' });
-  const rules = parseIgnoreRules('*.log\n', '');
+  const rules = IgnoreStack.empty().with('', '*.log\n');
   t.equal(fingerprintDir(dir, '.', rules).content, expectedContent({ 'a.ts': 'x' }));
-  t.equal(fingerprintDir(dir, '.', []).content, expectedContent({ 'a.ts': 'x', 'debug.log': 'noise' }));
+  t.equal(fingerprintDir(dir, '.', NONE).content, expectedContent({ 'a.ts': 'x', 'debug.log': 'noise' }));
   t.equal(fingerprintDir(dir, '.', rules).stat, expectedStat(dir));
 });
 
 t.test('touch changes nothing of ours; an edit does', async (t) => {
   const dir = t.testdir({ 'a.ts': 'one', 'b.ts': 'two' });
-  const before = fingerprintDir(dir, '.', []);
+  const before = fingerprintDir(dir, '.', NONE);
   utimesSync(join(dir, 'a.ts'), 2000000000, 2000000000);
-  const touched = fingerprintDir(dir, '.', []);
+  const touched = fingerprintDir(dir, '.', NONE);
   t.equal(touched.content, before.content, 'touch: content fingerprint unchanged');
   t.not(touched.stat, before.stat, "touch: dotcontext's fingerprint changes (its known weakness)");
   writeFileSync(join(dir, 'a.ts'), 'ONE');
-  t.not(fingerprintDir(dir, '.', []).content, before.content, 'same size, new bytes: changed');
+  t.not(fingerprintDir(dir, '.', NONE).content, before.content, 'same size, new bytes: changed');
 });
 
 t.test('freshness: ours or dotcontext\'s matches -> fresh, reporting the one that matched', async (t) => {
@@ -76,5 +78,5 @@ t.test('freshness: ours or dotcontext\'s matches -> fresh, reporting the one tha
 
 t.test('an empty directory hashes the empty string', async (t) => {
   const dir = t.testdir({});
-  t.same(fingerprintDir(dir, '.', []), { content: sha('').slice(0, 8), stat: sha('').slice(0, 8) });
+  t.same(fingerprintDir(dir, '.', NONE), { content: sha('').slice(0, 8), stat: sha('').slice(0, 8) });
 });

@@ -1,12 +1,12 @@
 // Checks issue 5 "Done when: every dotcontext conformance case classifies as its
-// .meta.json says" — every case under ../shared/reference/dotcontext/conformance, read from
+// .meta.json says" — every case under spec-tests/fixtures/dotcontext-conformance, read from
 // disk so a new case is covered without touching this file — and the version guard.
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyContextText } from '../../../lib/core/scopes/api.js';
 
-const SUITE = new URL('../../../../shared/reference/dotcontext/conformance/', import.meta.url).pathname;
+const SUITE = new URL('../../fixtures/dotcontext-conformance/', import.meta.url).pathname;
 
 interface Meta {
   readonly expected: 'valid' | 'invalid';

@@ -1,0 +1,30 @@
+// Worker-thread entry of buildInBackground: runs one build, posts each progress report, and
+// stops at the next report once the shared flag says so (throwing there, so staging removes
+// its temporary directory and an old cache stays as it was). Replies once: the report line,
+// a typed error, or "cancelled".
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { toContextError } from '../../errors.js';
+import { runBuild, type BuildRequest } from './build-request.js';
+import { BuildStopped, stopRequested } from './build-stop.js';
+
+const { request, flag } = workerData as { request: BuildRequest; flag: SharedArrayBuffer };
+const stop = new Int32Array(flag);
+const port = parentPort;
+
+if (port !== null) {
+  runBuild(request, (progress) => {
+    if (progress.phase !== 'done' && stopRequested(stop)) throw new BuildStopped();
+    port.postMessage({ progress });
+  }).then(
+    (text) => port.postMessage({ text }),
+    (err: unknown) => {
+      if (stopRequested(stop)) {
+        port.postMessage({ cancelled: true });
+        return;
+      }
+      const e = toContextError(err);
+      port.postMessage({ error: { code: e.code, detail: e.detail ?? null } });
+    },
+  );
+}

@@ -1,0 +1,172 @@
+// `context.build`: an agent indexes for itself. Sources must lie, by real path, inside the
+// server's allowed roots (project root or client roots; else root_not_allowed); the cache is a name under its cache root; the build is the CLI's
+// (the same staging: atomic, an old cache kept until the new one is whole, nothing left by
+// a failure) and its text is `context build`'s stdout. It runs off the server's thread,
+// reports notifications/progress when asked, and stops on notifications/cancelled with the
+// old cache intact. Hidden by `context mcp --read-only`.
+
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { buildInBackground } from '../../core/cache/build-background.js';
+import { ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/cache/build-request.js';
+import { describeProgress, type BuildPhase, type BuildProgress } from '../../core/cache/progress.js';
+import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
+import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
+import { ContextError, JSONRPC_ERRORS } from '../../errors.js';
+import { RpcError } from '../json-rpc.js';
+import type { Tool, ToolCall, ToolContext } from '../tool.js';
+import { runTool } from './outcome.js';
+import { policyOf } from './root-guard.js';
+import { arrayOf, BOOLEAN, COUNT, objectOf, outputSchema, STRING, stringEnum } from './output-schema.js';
+
+const invalid = (message: string): RpcError => new RpcError(JSONRPC_ERRORS.invalidParams, `Invalid params: ${message}`);
+
+/** A cache name: one directory under the cache root, not hidden (staging uses dot names). */
+function cacheTarget(value: unknown, ctx: ToolContext): string {
+  if (typeof value !== 'string') throw invalid('cache must be a string');
+  const ok = value !== '' && !value.startsWith('.') && !/[/\\\0]/.test(value) && Buffer.byteLength(value) <= 255;
+  // As for every cache tool, a name that would leave the root names no cache.
+  if (!ok) throw new ContextError('cache_missing', 'a cache is one directory name under the cache root');
+  return join(ctx.cacheRoot, value);
+}
+
+/**
+ * The sources directory: relative to the server's base root (or absolute), inside its
+ * allowed roots (the project root, or the client's MCP roots) by real path; outside is
+ * the workspace tools' refusal, root_not_allowed.
+ */
+function sourcesInsideRoots(value: unknown, ctx: ToolContext): string {
+  if (typeof value !== 'string' || value === '' || value.includes('\0')) throw invalid('sources must be a non-empty path');
+  const dir = policyOf(ctx).confine(value);
+  if (dir === null) throw new ContextError('root_not_allowed');
+  return dir;
+}
+
+function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw invalid(`${name} must be ${allowed.join(' or ')}`);
+  return found;
+}
+
+function globs(name: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw invalid(`${name} must be an array of strings`);
+  return value as string[];
+}
+
+function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): BuildRequest {
+  // Argument shapes first (a protocol error), then the paths (a typed tool error).
+  const engine: EngineName = oneOf('engine', args['engine'], ENGINES, 'v0');
+  const granularity: Granularity = oneOf('granularity', args['granularity'], GRANULARITIES, 'file');
+  const tokenizerValue = args['tokenizer'];
+  if (tokenizerValue !== undefined && !(typeof tokenizerValue === 'string' && isTokenizerName(tokenizerValue))) {
+    throw invalid(`tokenizer must be ${TOKENIZERS.join(', ')}`);
+  }
+  const tokenizer: TokenizerName = tokenizerValue ?? 'bytes4';
+  const options = { granularity, tokenizer, include: globs('include', args['include']), exclude: globs('exclude', args['exclude']) };
+  const force = args['force'] ?? false;
+  if (typeof force !== 'boolean') throw invalid('force must be a boolean');
+  for (const [name, list] of [['include', options.include], ['exclude', options.exclude]] as const) {
+    if (list.includes('')) throw invalid(`${name} needs non-empty globs`);
+  }
+  if (engine === 'v0') {
+    const given = v1OptionsGiven({ granularity: args['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include: options.include, exclude: options.exclude });
+    if (given.length > 0) throw invalid(`${needEngineV1(given)} engine v1`);
+  }
+  if (ctx.timestamp === undefined) throw new ContextError('internal_error', 'the server has no clock for created_at');
+  const sources = sourcesInsideRoots(args['sources'], ctx);
+  const cache = cacheTarget(args['cache'], ctx);
+  return { sources, cache, force, createdAt: ctx.timestamp(), engine, options, threads: availableParallelism() };
+}
+
+/** Where each phase starts and ends on a 0..100 scale (reading dominates a v0 build). */
+const SPAN: Readonly<Record<BuildPhase, readonly [number, number]>> = {
+  scan: [0, 0],
+  read: [0, 50],
+  analyze: [50, 60],
+  index: [60, 70],
+  write: [70, 100],
+  done: [100, 100],
+};
+
+/** Progress as MCP reports it: a whole percentage (total 100) and the build's own words. */
+export function progressOf(p: BuildProgress): { progress: number; message: string } {
+  const [from, to] = SPAN[p.phase];
+  const share = p.filesTotal > 0 ? Math.min(1, p.files / p.filesTotal) : 0;
+  return { progress: Math.floor(from + (to - from) * share), message: describeProgress(p) };
+}
+
+async function build(args: Readonly<Record<string, unknown>>, ctx: ToolContext, call: ToolCall | undefined): Promise<string | null> {
+  const request = requestOf(args, ctx);
+  const sink = call?.progress ?? null;
+  const onProgress = sink === null ? undefined : (p: BuildProgress): void => {
+    const { progress, message } = progressOf(p);
+    sink(progress, 100, message);
+  };
+  const result = await buildInBackground(request, {
+    ...(onProgress === undefined ? {} : { onProgress }),
+    ...(call === undefined ? {} : { signal: call.signal }),
+  });
+  return result.kind === 'built' ? result.text : null;
+}
+
+export const buildTool: Tool = {
+  name: 'context.build',
+  title: 'Build a context cache',
+  description:
+    'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
+    'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
+    '(then context.list_caches shows it). engine "v0" (default) is the reference engine; "v1" ranks better (BM25, stemming, ' +
+    'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs). ' +
+    'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
+    'Send a progressToken to get progress notifications. Returns what `context build` prints.',
+  inputSchema: {
+    type: 'object',
+    required: ['sources', 'cache'],
+    additionalProperties: false,
+    properties: {
+      sources: { type: 'string', description: 'Folder to index, relative to the server\'s project root (it must lie inside it)' },
+      cache: { type: 'string', description: 'Name of the cache to write: one directory name under the server\'s cache root' },
+      force: { type: 'boolean', description: 'Replace an existing cache of that name (default false: refuse)' },
+      engine: { type: 'string', enum: [...ENGINES], description: 'v0 (default) or v1' },
+      granularity: { type: 'string', enum: [...GRANULARITIES], description: 'v1: whole files (default) or sections' },
+      tokenizer: { type: 'string', enum: [...TOKENIZERS], description: 'v1: how budgets count tokens (default bytes4 = ceil(bytes / 4))' },
+      include: { type: 'array', items: { type: 'string' }, description: 'v1: keep only files matching these globs (relative to sources)' },
+      exclude: { type: 'array', items: { type: 'string' }, description: 'v1: drop files and folders matching these globs' },
+    },
+  },
+  outputSchema: outputSchema(
+    objectOf({ cache_version: STRING, document_count: COUNT }),
+    objectOf({
+      cache_version: STRING,
+      document_count: COUNT,
+      engine: { const: 'v1' },
+      granularity: stringEnum(GRANULARITIES),
+      tokenizer: stringEnum(TOKENIZERS),
+      units: COUNT,
+      reused: COUNT,
+      analyzed: COUNT,
+      unchanged: BOOLEAN,
+      skipped: arrayOf(objectOf({ path: STRING, reason: STRING })),
+    }),
+  ),
+  // It writes, and with force it replaces a cache: hosts should ask first.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async call(args, ctx, call) {
+    let text: string | null = null;
+    let error: unknown = null;
+    try {
+      text = await build(args, ctx, call);
+    } catch (err) {
+      if (err instanceof RpcError) throw err;
+      error = err;
+    }
+    return runTool(() => {
+      if (error !== null) throw error;
+      // Cancelled: the session sends no reply at all; this error object is never seen.
+      if (text === null) throw new ContextError('io_error', 'build cancelled');
+      return text;
+    });
+  },
+};
