@@ -64,7 +64,7 @@ t.test('builds under the cache root, the text is the CLI line, progress only whe
   t.equal(verifyCache(join(root, 'caches', 'a')).valid, true, 'the cache verifies');
 });
 
-t.test('sources outside the project root are refused with a typed error, even through a symlink', async (t) => {
+t.test('sources outside the project root are refused with root_not_allowed, even through a symlink', async (t) => {
   const root = t.testdir({ project: { docs: docs(1) }, outside: docs(1), caches: {} });
   symlinkSync(join(root, 'outside'), join(root, 'project', 'link'));
   const out = await serve(root, [
@@ -75,7 +75,7 @@ t.test('sources outside the project root are refused with a typed error, even th
   ]);
   for (const r of out.slice(0, 3)) {
     t.equal(r.result?.isError, true, `${r.id}: isError`);
-    t.equal(r.result?.content[0]?.text, '{"error":{"code":"io_error","message":"I/O error occurred"}}\n', `${r.id}: io_error, no path in it`);
+    t.equal(r.result?.content[0]?.text, '{"error":{"code":"root_not_allowed","message":"Root is outside the roots this server may read"}}\n', `${r.id}: root_not_allowed, no path in it`);
   }
   t.notOk(out[3]?.result?.isError, 'an absolute path inside the project root is fine');
   t.same(readdirSync(join(root, 'caches')), ['inside'], 'nothing else was written');
