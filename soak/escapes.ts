@@ -6,7 +6,7 @@
 // a refused root must read the same whatever it names. A client's MCP roots replace the
 // project root. The CLI, run by a person, takes any root (and never crashes on these).
 
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOrThrow } from './builds.js';
@@ -68,6 +68,10 @@ export async function escapesSoak(work: WorkDir, report: Report, options: { cliP
     { tool: 'context.check_freshness', arg: 'scope', make: (p) => ({ scope: p }), rootLike: false },
     { tool: 'context.query_context', arg: 'path', make: (p) => ({ scope: 'sub', path: p }), rootLike: true },
     { tool: 'context.query_context', arg: 'scope', make: (p) => ({ scope: p }), rootLike: false },
+    { tool: 'context.status', arg: 'cache', make: (p) => ({ cache: p, sources: 'docs' }), rootLike: false },
+    { tool: 'context.status', arg: 'sources', make: (p) => ({ cache: 'docs', sources: p }), rootLike: false },
+    // Refused before anything is read or written: no cache named 'escaped' ever appears.
+    { tool: 'context.build', arg: 'sources', make: (p) => ({ sources: p, cache: 'escaped' }), rootLike: true },
   ];
 
   const client = startClient(['--cache-root', caches, '--project-root', project], base);
@@ -97,7 +101,8 @@ export async function escapesSoak(work: WorkDir, report: Report, options: { cliP
       if (c.rootLike && !lexicallyInside.has(p)) refusals.add(answer.text);
     }
   }
-  report.check(SUITE, accepted === 0, `MCP: ${tried} tool calls (${calls.length} path arguments of 9 tools × ${payloads.length} escapes: .., absolute, symlinks out, NUL, Windows separators, URLs): accepted ${accepted}${acceptedNotes.length > 0 ? ` (${acceptedNotes.join('; ')})` : ''}`);
+  report.check(SUITE, accepted === 0, `MCP: ${tried} tool calls (${calls.length} path arguments of ${new Set(calls.map((c) => c.tool)).size} tools × ${payloads.length} escapes: .., absolute, symlinks out, NUL, Windows separators, URLs): accepted ${accepted}${acceptedNotes.length > 0 ? ` (${acceptedNotes.join('; ')})` : ''}`);
+  report.check(SUITE, !existsSync(join(caches, 'escaped')), `MCP: context.build with those sources wrote a cache: ${existsSync(join(caches, 'escaped')) ? 'yes' : 'no'}`);
   report.check(SUITE, leaked === 0, `MCP: answers carrying outside content or an absolute path of this machine: ${leaked}${notes.length > 0 ? ` (${notes.join(' | ')})` : ''}`);
   report.check(SUITE, refusals.size === 1, `MCP: distinct answers to a root or project path outside the allowed roots: ${refusals.size} (one: the refusal tells nothing about what it names)`);
   const closed = await client.close();

@@ -33,8 +33,8 @@ for (const [doc, atLeast] of [['docs/citations-selfcheck.md', 13], ['docs/citati
 t.test('the self-check really bites: an edited or moved span fails', async (t) => {
   const doc = readFileSync(join(repo, 'docs/citations-selfcheck.md'), 'utf8');
   const errors = readFileSync(join(repo, 'lib/errors.ts'), 'utf8');
-  const token = doc.match(/\[\[vctx:lib\/errors\.ts#L7-L14@[0-9a-f]{8}\]\]/)?.[0];
-  if (token === undefined) throw new Error('the self-check no longer cites lib/errors.ts L7-L14');
+  const token = doc.match(/\[\[vctx:lib\/errors\.ts#L7-L18@[0-9a-f]{8}\]\]/)?.[0];
+  if (token === undefined) throw new Error('the self-check no longer cites lib/errors.ts L7-L18');
   const check = (tree: string) => verify(t.testdir({ lib: { 'errors.ts': tree } }), { text: token }).report.results[0];
 
   t.same(check(errors), { claim: token, kind: 'citation', ok: true }, 'an exact copy verifies');
@@ -44,7 +44,7 @@ t.test('the self-check really bites: an edited or moved span fails', async (t) =
     kind: 'citation',
     ok: false,
     reason: 'hash_mismatch',
-    moved_to: [{ start_line: 8, end_line: 15, citation: token.replace('#L7-L14@', '#L8-L15@') }],
+    moved_to: [{ start_line: 8, end_line: 19, citation: token.replace('#L7-L18@', '#L8-L19@') }],
   }, 'a moved span names its new place');
   t.same(check(errors.replace(/\r?\n/g, '\r\n')), { claim: token, kind: 'citation', ok: true }, 'a CRLF checkout still verifies');
 });

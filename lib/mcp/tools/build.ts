@@ -36,7 +36,7 @@ function cacheTarget(value: unknown, ctx: ToolContext): string {
  * the workspace tools' refusal, root_not_allowed.
  */
 function sourcesInsideRoots(value: unknown, ctx: ToolContext): string {
-  if (typeof value !== 'string' || value === '' || value.includes('\0')) throw invalid('sources must be a non-empty path');
+  if (typeof value !== 'string' || value === '') throw invalid('sources must be a non-empty path');
   const dir = policyOf(ctx).confine(value);
   if (dir === null) throw new ContextError('root_not_allowed');
   return dir;
