@@ -32,7 +32,7 @@ const LIST_ENTRY = objectOf(
 export const LIST_CONTEXTS_OUTPUT = outputSchema(
   objectOf(
     { root: STRING, total_directories: COUNT, skipped_directories: COUNT, tracked: COUNT, entries: arrayOf(LIST_ENTRY) },
-    { error: ERROR_TEXT },
+    { error: ERROR_TEXT, reason: STRING },
   ),
 );
 
