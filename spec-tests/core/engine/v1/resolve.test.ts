@@ -17,6 +17,7 @@ import { encodeIndex, IndexReader } from '../../../../lib/core/index/index-forma
 import { rankUnits } from '../../../../lib/core/ranking/bm25.js';
 import { ln } from '../../../../lib/core/ranking/ln.js';
 import { formatF32 } from '../../../../lib/core/selection/f32.js';
+import { compact } from '../../../../lib/json.js';
 import { buildV1, byBytes, CREATED_AT, FILE_OPTIONS, versionOf } from './fixture.js';
 
 interface Doc {
@@ -185,6 +186,31 @@ t.test('engine.md: ties in score are broken by id in UTF-8 byte order', async (t
   t.equal(new Set(a.documents.map((d) => d.score)).size, 1, 'all tied');
   t.same(a.documents.map((d) => d.id), [...paths].sort(byBytes));
   t.ok(a.documents.findIndex((d) => d.id === '\uFFFD.md') < a.documents.findIndex((d) => d.id === '\u{1F600}.md'), 'U+FFFD before U+1F600');
+});
+
+t.test('engine.md: with hundreds of tied units (the rank-table path) the order is still score, then id in byte order', async (t) => {
+  // 300 files with the same words tie; 20 with an extra "kiwi" score higher. Names mix case,
+  // digits and non-ASCII so that byte order differs from the build's unit order. Both the
+  // string comparison (few ties) and the cached rank table (>= 256 ties) must give this.
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`${['Z', 'a', 'é', 'b'][i % 4]}${String((i * 7919) % 1000).padStart(3, '0')}.md`] = 'tied kiwi words';
+  for (let i = 0; i < 20; i++) files[`hot-${i}.md`] = 'kiwi kiwi words';
+  const dir = t.testdir({ src: files });
+  await buildV1(join(dir, 'src'), join(dir, 'cache'));
+  const engine = openEngine(join(dir, 'cache'));
+  for (let round = 0; round < 2; round++) {
+    const a = JSON.parse(compact(engine.resolve('kiwi', 100000))) as Answer; // scores as printed
+    const expected = [...a.documents]
+      .map((d) => ({ id: d.id, score: d.score }))
+      .sort((x, y) => (y.score !== x.score ? y.score - x.score : byBytes(x.id, y.id)))
+      .map((d) => d.id);
+    t.equal(a.documents.length, 320, `round ${round}: every file selected`);
+    t.same(a.documents.map((d) => d.id), expected, `round ${round}: score descending, then id in byte order`);
+    t.equal(new Set(a.documents.slice(20).map((d) => d.score)).size, 1, 'the 300 are tied');
+  }
+  const few = JSON.parse(compact(engine.resolve('kiwi', 30))) as Answer; // few candidates fit; same order rule
+  t.ok(few.documents.every((d, i, all) => i === 0 || (all[i - 1] as Doc).score >= d.score));
+  engine.close();
 });
 
 t.test('engine.md: order uses the printed binary32 value — binary64 differences below it fall back to the id', async (t) => {
