@@ -325,6 +325,7 @@ export async function protocolSoak(work: WorkDir, report: Report, options: Proto
     await waitFor(expectedReplies);
     const rss = child.pid === undefined ? 0 : procStatusBytes(child.pid, 'VmRSS');
     rssMax = Math.max(rssMax, rss);
+    if (process.env['SOAK_RSS_TRACE'] === '1') process.stderr.write(`rss ${start + chunk.length} ${(rss / 1e6).toFixed(1)}\n`);
     if (rssWarm === 0 && start + segment >= warmUpAt) {
       rssWarm = rss;
       tWarm = process.hrtime.bigint();

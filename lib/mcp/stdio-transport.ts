@@ -35,9 +35,14 @@ export async function serveLines(options: TransportOptions): Promise<StopReason>
   const { input, output, handle, log } = options;
   const splitter = new LineSplitter(options.maxLineBytes);
   let outputClosed = false;
-  // Resolves when output goes away, so a read waiting on an idle input gives up at once.
-  let closed: () => void = () => undefined;
-  const outputGone = new Promise<'closed'>((resolve) => (closed = () => resolve('closed')));
+  // When output goes away, a read waiting on an idle input gives up at once. (Not a
+  // Promise.race against one long-lived promise: every race would leave a reaction on it,
+  // holding that read's chunk, until the server exits — memory growing with the input.)
+  let giveUp: ((value: 'closed') => void) | null = null;
+  const closed = (): void => {
+    giveUp?.('closed');
+    giveUp = null;
+  };
   const onOutputError = (): void => {
     // EPIPE and friends: the reader is gone, so nothing more can be said. Stay quiet.
     outputClosed = true;
@@ -110,7 +115,12 @@ export async function serveLines(options: TransportOptions): Promise<StopReason>
   const chunks = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const next = await Promise.race([chunks.next(), outputGone]);
+      const next = await new Promise<IteratorResult<Buffer | string> | 'closed'>((resolve, reject) => {
+        if (outputClosed) return resolve('closed');
+        giveUp = resolve;
+        chunks.next().then(resolve, reject);
+      });
+      giveUp = null;
       if (next === 'closed') break;
       if (next.done === true) {
         enqueue(splitter.end());

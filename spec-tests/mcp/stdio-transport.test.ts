@@ -3,6 +3,8 @@
 // (backpressure) and keep request order; a failing input ends it with a diagnostic.
 import t from 'tap';
 import { PassThrough, Readable, Writable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { MAX_QUEUED, serveLines } from '../../lib/mcp/stdio-transport.js';
 import type { LineItem } from '../../lib/mcp/line-splitter.js';
 
@@ -139,4 +141,31 @@ t.test('issue 12: reading pauses when MAX_QUEUED lines wait, and resumes', async
   t.equal(reason, 'end');
   t.equal(out.length, n, 'every line answered');
   t.ok(maxAhead <= MAX_QUEUED + 1, `at most ${MAX_QUEUED} lines read ahead (saw ${maxAhead})`);
+});
+
+t.test('issue 11 "RSS growth <= 10 % after warm-up": chunks already read are not kept alive while the server runs', async (t) => {
+  // The soak found RSS growing with the input: every read raced against one long-lived
+  // "output closed" promise, and each race left a reaction on it holding that read's chunk.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const refs: WeakRef<Buffer>[] = [];
+  const line = 'x'.repeat(999) + '\n';
+  let alive = -1;
+  async function* input(): AsyncGenerator<Buffer> {
+    for (let i = 0; i < 40; i++) {
+      const chunk = Buffer.from(line.repeat(256)); // 256 KB of 1,000-byte lines
+      refs.push(new WeakRef(chunk));
+      yield chunk;
+    }
+    // Still serving (this read is pending): by now the earlier chunks must be collectable.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    alive = refs.slice(0, -2).filter((r) => r.deref() !== undefined).length;
+  }
+  const { stream } = collector();
+  const reason = await serveLines({ input: Readable.from(input()), output: stream, handle: async () => null, log: () => {} });
+  t.equal(reason, 'end');
+  t.equal(alive, 0, 'no chunk but the last two is still reachable');
 });
