@@ -5,7 +5,7 @@
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
 import { format2Manifest, openEngine, openEngineParallel, type BudgetScope } from '../engine/engine.js';
-import { verifyV1, type V1VerifyReport } from '../engine/v1/verify.js';
+import type { V1VerifyReport } from '../engine/v1/verify.js';
 import { requireCacheDir } from './check.js';
 import { queryTerms } from '../selection/text.js';
 import { inspectCache, inspectJson } from './inspect.js';
@@ -14,8 +14,6 @@ import type { CacheMemo } from './memo.js';
 import { verifyCache, verifyReportJson, type VerifyReport } from './verify.js';
 
 export { locateCache } from './locate.js';
-export { buildCache, type BuildOptions, type BuildSummary } from './build.js';
-export { buildCacheV1, type V1BuildOptions, type V1BuildSummary } from '../engine/v1/build.js';
 export { CacheMemo } from './memo.js';
 export { readWhileBuilding } from './staging.js';
 
@@ -129,6 +127,8 @@ export async function verifyText(
   threads = 1,
 ): Promise<{ text: string; report: VerifyReport | V1VerifyReport }> {
   requireCacheDir(cacheDir);
-  const report = format2Manifest(cacheDir) !== null ? await verifyV1(cacheDir, threads) : verifyCache(cacheDir);
+  // v1's verifier (it re-analyzes every document) loads only when needed: resolve and
+  // inspect, which share this module, stay quick to start.
+  const report = format2Manifest(cacheDir) !== null ? await (await import('../engine/v1/verify.js')).verifyV1(cacheDir, threads) : verifyCache(cacheDir);
   return { text: render(verifyReportJson(report), format), report };
 }

@@ -49,8 +49,8 @@ function v0Engine(cache: LoadedCache): Engine {
   };
 }
 
-/** The manifest text when it declares format 2, else null (v0's loader reports the rest). */
-export function format2Manifest(dir: string): string | null {
+/** The manifest when it declares format 2 (its text and parsed value), else null (v0's loader reports the rest). */
+export function format2Manifest(dir: string): { readonly text: string; readonly value: unknown } | null {
   let text: string;
   try {
     text = fs.readText(join(dir, MANIFEST_FILE));
@@ -58,31 +58,35 @@ export function format2Manifest(dir: string): string | null {
     return null;
   }
   try {
-    return isFormat2(parseJson(text)) ? text : null;
+    const value = parseJson(text);
+    return isFormat2(value) ? { text, value } : null;
   } catch {
     return null;
   }
+}
+
+function v1Engine(dir: string, manifest: { readonly text: string; readonly value: unknown }): Engine {
+  const cache = loadV1(dir, manifest.text, manifest);
+  return {
+    name: 'v1',
+    cacheVersion: cache.manifest.cacheVersion,
+    resolve: (q, b, scope = 'content') => resolveV1(cache, q, b, scope),
+    close: () => cache.close(),
+  };
 }
 
 /** Opens the cache at `dir` with the engine its build_config names. */
 export function openEngine(dir: string, terms: readonly string[] = [], options: OpenOptions = {}): Engine {
   requireCacheDir(dir);
   const v1 = format2Manifest(dir);
-  if (v1 !== null) {
-    const cache = loadV1(dir, v1);
-    return {
-      name: 'v1',
-      cacheVersion: cache.manifest.cacheVersion,
-      resolve: (q, b, scope = 'content') => resolveV1(cache, q, b, scope),
-      close: () => cache.close(),
-    };
-  }
+  if (v1 !== null) return v1Engine(dir, v1);
   return v0Engine(loadCache(dir, options.index === true ? { index: true } : { terms }));
 }
 
 /** As `openEngine`; a v0 cache is read on up to `threads` threads. */
 export async function openEngineParallel(dir: string, terms: readonly string[], threads: number): Promise<Engine> {
   requireCacheDir(dir);
-  if (format2Manifest(dir) !== null) return openEngine(dir, terms);
+  const v1 = format2Manifest(dir);
+  if (v1 !== null) return v1Engine(dir, v1);
   return v0Engine(await loadCacheParallel(dir, { terms, threads }));
 }

@@ -35,7 +35,7 @@ export interface SourceListing {
   readonly skipped: readonly SkippedSource[];
 }
 
-export const DEFAULT_EXTENSIONS: readonly string[] = ['markdown', 'md', 'mdx'];
+export { DEFAULT_EXTENSIONS } from './extensions.js';
 const ALWAYS_SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 
 function extensionOf(name: string): string {

@@ -21,8 +21,7 @@ import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexReader } from '../../index/index-format.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
-import { analyzeCorpus } from './analyze-corpus.js';
-import { assemble, type DocumentOrigin, type Reuse } from './assemble.js';
+import type { DocumentOrigin, Reuse } from './assemble.js';
 import type { BatchItem, BatchResult } from './batch.js';
 import { buildConfig, type V1Options } from './config.js';
 import {
@@ -150,7 +149,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   report({ phase: 'read', files: trusted.length, filesTotal: files.length, bytes: 0 });
   const batches = items.length === 0
     ? []
-    : await analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true }, o.threads ?? 1);
+    : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true }, o.threads ?? 1);
   // The document list (and so cache_version) is known before any index work: a rebuild
   // that changes nothing stops here.
   const listed = [
@@ -184,6 +183,9 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
 
   report({ phase: 'index', files: files.length, filesTotal: files.length, bytes: bytesRead });
   const reuse: Reuse | null = old === null ? null : { previous: old.previous, oldDocOf: old.oldDocOf, trusted };
+  // The analysis and index modules load only when there is something to analyze or
+  // assemble: a rebuild that changes nothing never needs them (it starts faster).
+  const { assemble } = await import('./assemble.js');
   const corpus = assemble(batches, reuse);
 
   // documents.pack: each distinct content once, in path order of first use.

@@ -8,7 +8,7 @@ import { ANALYZER_CONFIG } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { INDEX_FORMAT } from '../../index/index-format.js';
 import type { RankingParams } from '../../ranking/bm25.js';
-import { DEFAULT_EXTENSIONS } from '../../sources/walk.js';
+import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
 export const FORMAT_VERSION = '2';

@@ -36,8 +36,8 @@ function readCacheFile(path: string, what: string): Buffer {
 }
 
 /** Loads the cache at `dir` whose manifest text was already read. */
-export function loadV1(dir: string, manifestText: string): V1Cache {
-  const manifest = readManifest(manifestText);
+export function loadV1(dir: string, manifestText: string, parsed?: { readonly value: unknown }): V1Cache {
+  const manifest = readManifest(manifestText, parsed);
   if (Array.isArray(manifest)) throw invalid(`manifest: ${manifest[0] ?? 'unusable'}`);
   if (computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) {
     throw invalid('cache_version: does not match the recomputed hash');

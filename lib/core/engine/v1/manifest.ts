@@ -100,12 +100,15 @@ export function isFormat2(manifest: unknown): boolean {
  * problems. Documents must be sorted by path, distinct, with ranges inside the pack, and
  * equal versions must share one range (each content is packed once).
  */
-export function readManifest(text: string): V1Manifest | string[] {
+export function readManifest(text: string, parsed?: { readonly value: unknown }): V1Manifest | string[] {
   let m: unknown;
-  try {
-    m = parseJson(text);
-  } catch {
-    return ['manifest.json is not JSON'];
+  if (parsed !== undefined) m = parsed.value; // already parsed from this text by the caller
+  else {
+    try {
+      m = parseJson(text);
+    } catch {
+      return ['manifest.json is not JSON'];
+    }
   }
   if (!isObject(m)) return ['manifest.json is not a JSON object'];
   const problems: string[] = [];
