@@ -52,11 +52,33 @@ function fieldScore(p: RankingParams, f: number, idf: number, tf: number, len: n
   return (p.weights[f] as number) * idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - p.b + (p.b * len) / avg)));
 }
 
+// The length normalization k1 * (1 - b + (b * len_f(u)) / avg_f) depends on the unit and
+// the field only, not on the query: computed once per loaded index (a long-lived server
+// then spends a query on its postings alone). Evaluated exactly as fieldScore evaluates it,
+// so every score keeps its bits.
+const normCache = new WeakMap<IndexReader, { k1: number; b: number; norms: Float64Array }>();
+
+function normsOf(index: IndexReader, params: RankingParams, avg: readonly number[]): Float64Array {
+  const known = normCache.get(index);
+  if (known !== undefined && known.k1 === params.k1 && known.b === params.b) return known.norms;
+  const fields = index.fieldCount;
+  const { k1, b } = params;
+  const norms = new Float64Array(index.unitCount * fields);
+  for (let u = 0; u < index.unitCount; u++) {
+    for (let f = 0; f < fields; f++) norms[u * fields + f] = k1 * (1 - b + (b * index.unitLength(u, f)) / (avg[f] as number));
+  }
+  normCache.set(index, { k1, b, norms });
+  return norms;
+}
+
 /** Scores every unit holding at least one of `terms` (distinct, sorted by UTF-8 bytes). */
 export function rankUnits(index: IndexReader, terms: readonly string[], params: RankingParams): RankedUnits {
   const n = index.unitCount;
   const fields = index.fieldCount;
   const avg = index.lengthSums.map((sum) => (n === 0 || sum === 0 ? 1 : sum / n));
+  const norms = normsOf(index, params, avg);
+  const saturation = params.k1 + 1;
+  const weightIdf = new Float64Array(fields);
   const scores = new Float64Array(n);
   const hit = new Uint8Array(n);
   const matched: number[] = [];
@@ -67,12 +89,14 @@ export function rankUnits(index: IndexReader, terms: readonly string[], params: 
     const { units, tfs } = index.postings(at);
     const idf = idfOf(n, units.length);
     found.push({ term, idf, units, tfs });
+    for (let f = 0; f < fields; f++) weightIdf[f] = (params.weights[f] as number) * idf;
     for (let k = 0; k < units.length; k++) {
       const u = units[k] as number;
       let s = scores[u] as number;
       for (let f = 0; f < fields; f++) {
         const tf = tfs[k * fields + f] as number;
-        if (tf > 0) s += fieldScore(params, f, idf, tf, index.unitLength(u, f), avg[f] as number);
+        // = fieldScore(params, f, idf, tf, len, avg), the same operations in the same order
+        if (tf > 0) s += (weightIdf[f] as number) * ((tf * saturation) / (tf + (norms[u * fields + f] as number)));
       }
       scores[u] = s;
       if (hit[u] === 0) {

@@ -27,10 +27,12 @@ export function unitId(path: string, slug: string): string {
 }
 
 // The selection order: printed score (binary32) descending, then id ascending in byte
-// order. A sort key per matched unit — the score's binary32 bits inverted (for
-// non-negative floats the bit patterns order as the values do) above its position in the
-// list, 32 + 21 bits, exact in a double — sorts natively, several times faster than a
-// comparator; runs of equal scores, rare, are then put in id order.
+// order. Units are taken lazily from a binary heap of sort keys — the score's binary32
+// bits inverted (for non-negative floats the bit patterns order as the values do) above
+// the unit's position in the match list, 32 + 21 bits, exact in a double — so a query
+// pays for the units the budget reaches, not for sorting every match. Units of equal
+// score come out together and are put in id order: by string comparison, or, once a
+// query meets many ties, by a per-cache table of id ranks.
 const POSITION_BITS = 2 ** 21;
 const f32Cell = new Float32Array(1);
 const f32Bits = new Uint32Array(f32Cell.buffer);
@@ -53,41 +55,84 @@ function idRanksOf(cache: V1Cache): Uint32Array {
   return ranks;
 }
 
-function rankOrder(units: Uint32Array, scores: Float64Array, idOf: (u: number) => string, ranks: () => Uint32Array): number[] {
-  const n = units.length;
-  let byId = (a: number, b: number): number => compareBytes(idOf(a), idOf(b));
-  if (n > POSITION_BITS) {
-    const f32 = (u: number): number => Math.fround(scores[u] as number);
-    return Array.from(units).sort((a, b) => f32(b) - f32(a) || byId(a, b));
-  }
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    f32Cell[0] = scores[units[i] as number] as number;
-    keys[i] = (0xffffffff - (f32Bits[0] as number)) * POSITION_BITS + i;
-  }
-  keys.sort();
-  const order = new Array<number>(n);
-  const scoreKey = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const key = keys[k] as number;
-    order[k] = units[key % POSITION_BITS] as number;
-    scoreKey[k] = Math.floor(key / POSITION_BITS);
-  }
-  let tied = 0;
-  for (let k = 1; k < n; k++) if (scoreKey[k] === scoreKey[k - 1]) tied++;
-  if (tied >= MANY_TIES) {
-    const rankOf = ranks();
-    byId = (a, b) => (rankOf[a] as number) - (rankOf[b] as number);
-  }
-  for (let start = 0, k = 1; tied > 0 && k <= n; k++) {
-    if (k < n && scoreKey[k] === scoreKey[start]) continue;
-    if (k - start > 1) {
-      const run = order.slice(start, k).sort(byId);
-      for (let j = 0; j < run.length; j++) order[start + j] = run[j] as number;
+/** Matched units in selection order, one at a time (-1 when none is left). */
+export class UnitQueue {
+  private readonly units: Uint32Array;
+  private readonly heap: Float64Array;
+  private size: number;
+  private group: number[] = [];
+  private at = 0;
+  private readonly idOf: (u: number) => string;
+  private readonly ranks: () => Uint32Array;
+  /** A fallback for more units than POSITION_BITS: the whole order, sorted up front. */
+  private readonly sorted: number[] | null = null;
+
+  constructor(units: Uint32Array, scores: Float64Array, idOf: (u: number) => string, ranks: () => Uint32Array) {
+    this.units = units;
+    this.idOf = idOf;
+    this.ranks = ranks;
+    const n = units.length;
+    this.heap = new Float64Array(n > POSITION_BITS ? 0 : n);
+    this.size = this.heap.length;
+    if (n > POSITION_BITS) {
+      const f32 = (u: number): number => Math.fround(scores[u] as number);
+      this.sorted = Array.from(units).sort((a, b) => f32(b) - f32(a) || compareBytes(idOf(a), idOf(b)));
+      return;
     }
-    start = k;
+    for (let i = 0; i < n; i++) {
+      f32Cell[0] = scores[units[i] as number] as number; // binary64 -> binary32, as printed
+      this.heap[i] = (0xffffffff - (f32Bits[0] as number)) * POSITION_BITS + i;
+    }
+    for (let i = (n >>> 1) - 1; i >= 0; i--) this.siftDown(i);
   }
-  return order;
+
+  next(): number {
+    if (this.sorted !== null) return this.at < this.sorted.length ? (this.sorted[this.at++] as number) : -1;
+    if (this.at < this.group.length) return this.group[this.at++] as number;
+    if (this.size === 0) return -1;
+    const first = this.pop();
+    const score = Math.floor(first / POSITION_BITS);
+    const group = [this.units[first % POSITION_BITS] as number];
+    while (this.size > 0 && Math.floor((this.heap[0] as number) / POSITION_BITS) === score) {
+      group.push(this.units[this.pop() % POSITION_BITS] as number);
+    }
+    if (group.length > 1) {
+      if (group.length >= MANY_TIES) {
+        const rankOf = this.ranks();
+        group.sort((a, b) => (rankOf[a] as number) - (rankOf[b] as number));
+      } else group.sort((a, b) => compareBytes(this.idOf(a), this.idOf(b)));
+    }
+    this.group = group;
+    this.at = 1;
+    return group[0] as number;
+  }
+
+  private pop(): number {
+    const heap = this.heap;
+    const top = heap[0] as number;
+    this.size--;
+    if (this.size > 0) {
+      heap[0] = heap[this.size] as number;
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  private siftDown(i: number): void {
+    const heap = this.heap;
+    const size = this.size;
+    const key = heap[i] as number;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      const c = r < size && (heap[r] as number) < (heap[l] as number) ? r : l;
+      if ((heap[c] as number) >= key) break;
+      heap[i] = heap[c] as number;
+      i = c;
+    }
+    heap[i] = key;
+  }
 }
 
 /** What the budget bounds: the selected contents (v0's rule), or the whole printed answer. */
@@ -120,7 +165,11 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     return id;
   };
-  const order = rankOrder(ranked.units, ranked.scores, idOf, () => idRanksOf(cache));
+  const matchedCount = ranked.units.length;
+  const queue = new UnitQueue(ranked.units, ranked.scores, idOf, () => idRanksOf(cache));
+  // No unit is smaller than this: once less budget is left, nothing more can be selected.
+  let minTokens = Infinity;
+  for (const u of ranked.units) minTokens = Math.min(minTokens, index.unitTokens(u));
 
   const v0Terms = queryTerms(query);
   const sections = manifest.config.options.granularity === 'section';
@@ -167,8 +216,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       tokens_used: used,
       documents_considered: index.unitCount,
       documents_selected: entries.length,
-      documents_excluded_by_budget: order.length - entries.length,
-      documents_matched: order.length,
+      documents_excluded_by_budget: matchedCount - entries.length,
+      documents_matched: matchedCount,
       engine: 'v1',
       granularity: manifest.config.options.granularity,
       tokenizer: manifest.config.options.tokenizer,
@@ -179,7 +228,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   if (scope === 'content') {
     const entries: Json[] = [];
     let used = 0;
-    for (const u of order) {
+    for (let u = queue.next(); u >= 0 && budget - used >= minTokens; u = queue.next()) {
       const tokens = index.unitTokens(u);
       if (used + tokens > budget) continue; // skipped, never truncated
       used += tokens;
@@ -187,7 +236,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     return result(entries, used, {});
   }
-  return selectForAnswer(order, budget, tokenCounter(manifest.config.options.tokenizer), (u) => index.unitTokens(u), entryOf, result);
+  return selectForAnswer(queue, minTokens, budget, tokenCounter(manifest.config.options.tokenizer), (u) => index.unitTokens(u), entryOf, result);
 }
 
 /**
@@ -198,7 +247,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
  * it) and the last entry dropped while it exceeds the budget, so the bound is exact.
  */
 function selectForAnswer(
-  order: readonly number[],
+  queue: UnitQueue,
+  minTokens: number,
   budget: number,
   count: TokenCounter,
   contentTokens: (u: number) => number,
@@ -210,7 +260,8 @@ function selectForAnswer(
   const taken: { entry: Json; tokens: number }[] = [];
   let used = 0;
   let spent = count(render([], 0, budget));
-  for (const u of order) {
+  // An entry costs at least its content's tokens: below minTokens left, nothing fits.
+  for (let u = queue.next(); u >= 0 && budget - spent >= minTokens; u = queue.next()) {
     const tokens = contentTokens(u);
     // Its content alone does not fit: its entry, which holds it, cannot either (a cheap
     // pre-check that saves reading and counting most candidates).

@@ -1,0 +1,44 @@
+// Checks docs/engine.md "What is ranked" (order by the printed binary32 score descending,
+// then id in UTF-8 byte order) for lib/core/engine/v1/resolve.ts's UnitQueue, which takes
+// units lazily from a heap instead of sorting every match: for random scores with many
+// ties, random ids and both tie paths (string comparison, and the rank table used once a
+// group of 256+ ties appears), it yields exactly the fully sorted order.
+import t from 'tap';
+import fc from 'fast-check';
+import { UnitQueue } from '../../../../lib/core/engine/v1/resolve.js';
+import { byBytes } from './fixture.js';
+
+t.test('UnitQueue yields the order a full sort by (binary32 score desc, id asc) gives', async (t) => {
+  let runs = 0;
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 700 }),
+      fc.array(fc.double({ min: 0, max: 50, noNaN: true }), { minLength: 1, maxLength: 6 }),
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      (count, palette, seed) => {
+        // Scores drawn from a small palette: ties are the rule, not the exception.
+        let x = seed;
+        const rand = (): number => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+        const unitCount = count + 5;
+        const scores = new Float64Array(unitCount);
+        const ids: string[] = [];
+        for (let u = 0; u < unitCount; u++) {
+          scores[u] = palette[Math.floor(rand() * palette.length)] as number;
+          ids.push(`${['b', 'B', 'é', 'a/x', '\u{1F600}'][Math.floor(rand() * 5)]}${Math.floor(rand() * 1e6)}-${u}.md`);
+        }
+        const units = Uint32Array.from({ length: count }, (_, i) => (i * 7 + 3) % unitCount).filter((u, i, all) => all.indexOf(u) === i);
+        const ranks = new Uint32Array(unitCount);
+        Array.from(ids.keys()).sort((a, b) => byBytes(ids[a] as string, ids[b] as string)).forEach((u, r) => (ranks[u] = r));
+        const queue = new UnitQueue(units, scores, (u) => ids[u] as string, () => ranks);
+        const got: number[] = [];
+        for (let u = queue.next(); u >= 0; u = queue.next()) got.push(u);
+        const f32 = (u: number): number => Math.fround(scores[u] as number);
+        const expected = Array.from(units).sort((a, b) => f32(b) - f32(a) || byBytes(ids[a] as string, ids[b] as string));
+        runs++;
+        return got.length === expected.length && got.every((u, i) => u === expected[i]) && queue.next() === -1;
+      },
+    ),
+    { seed: 20261123, numRuns: 200 },
+  );
+  t.equal(runs, 200, 'every generated case held');
+});
