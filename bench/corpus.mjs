@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const VOCAB = (
+/** The generated corpus's vocabulary (shared with bench/markdown-throughput.mjs). */
+export const VOCAB = (
   'deployment security cache budget token query context engine document selection score ' +
   'manifest index version hash build resolve inspect verify server protocol agent tool ' +
   'network storage latency throughput replica cluster config policy access audit log ' +
@@ -12,7 +13,8 @@ const VOCAB = (
   'the a of to and in is for on with as by at from that this be are it or an'
 ).split(' ');
 
-function* rng(seed) {
+/** A small deterministic generator (LCG) of 32-bit values. */
+export function* rng(seed) {
   let s = seed >>> 0;
   for (;;) {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;

@@ -8,22 +8,7 @@
 // timing; not part of `npm test`.
 import { parseMarkdown } from '../dist/core/analysis/markdown.js';
 import { splitSections } from '../dist/core/analysis/sections.js';
-
-const VOCAB = (
-  'deployment security cache budget token query context engine document selection score ' +
-  'manifest index version hash build resolve inspect verify server protocol agent tool ' +
-  'network storage latency throughput replica cluster config policy access audit log ' +
-  'metric trace span error retry timeout backoff queue worker schedule batch stream ' +
-  'the a of to and in is for on with as by at from that this be are it or an'
-).split(' ');
-
-function* rng(seed) {
-  let s = seed >>> 0;
-  for (;;) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    yield s;
-  }
-}
+import { rng, VOCAB } from './corpus.mjs';
 
 const count = Number(process.env.BENCH_DOCS ?? 10_000);
 const bytesPerDoc = 9_000;
