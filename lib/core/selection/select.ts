@@ -3,7 +3,7 @@
 // does not fit and going on. Pure: no I/O, and the same inputs give the same value.
 
 import { compareBytes, F32, type Json } from '../../json.js';
-import { f32Ratio } from './f32.js';
+import { descendingScoreKey, f32Ratio, RANK_BITS } from './f32.js';
 import { queryTerms } from './text.js';
 import type { WordStats } from './corpus.js';
 
@@ -48,15 +48,6 @@ function idOrderOf(docs: readonly SelectableDocument[]): IdOrder {
   return idOrder;
 }
 
-// A sort key per document: the score's binary32 bits, inverted so that a higher score sorts
-// first (for non-negative floats the bit patterns order as the values do), then the id rank
-// in the low 21 bits: 32 + 21 = 53 bits, exact in a double. Sorting a Float64Array of these
-// natively is several times faster than a comparator; the order is exactly
-// (score descending, id ascending), which a stable comparator sort gives.
-const RANK_BITS = 2 ** 21;
-const f32Cell = new Float32Array(1);
-const f32Bits = new Uint32Array(f32Cell.buffer);
-
 /** Document indexes by score descending, then id ascending in byte order. */
 function selectionOrder(docs: readonly SelectableDocument[], scores: Float64Array): ArrayLike<number> {
   if (docs.length > RANK_BITS) {
@@ -71,10 +62,8 @@ function selectionOrder(docs: readonly SelectableDocument[], scores: Float64Arra
   }
   const { rankOf, byRank } = idOrderOf(docs);
   const keys = new Float64Array(docs.length);
-  for (let i = 0; i < docs.length; i++) {
-    f32Cell[0] = scores[i] as number; // already a binary32 value, >= 0: stored exactly
-    keys[i] = (0xffffffff - (f32Bits[0] as number)) * RANK_BITS + (rankOf[i] as number);
-  }
+  // Scores are already binary32 values, >= 0: the keys order them exactly (f32.ts).
+  for (let i = 0; i < docs.length; i++) keys[i] = descendingScoreKey(scores[i] as number, rankOf[i] as number);
   keys.sort();
   const order = new Uint32Array(docs.length);
   for (let k = 0; k < docs.length; k++) order[k] = byRank[(keys[k] as number) % RANK_BITS] as number;

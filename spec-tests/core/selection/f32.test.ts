@@ -3,7 +3,7 @@
 // prints an f32. The vectors were produced by Rust itself (scripts/gen-f32-vectors.rs).
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { f32Ratio, formatF32 } from '../../../lib/core/selection/f32.js';
+import { descendingScoreKey, f32Ratio, formatF32, RANK_BITS, scorePartOfKey } from '../../../lib/core/selection/f32.js';
 
 const vectors = readFileSync(new URL('../../fixtures/f32-scores.txt', import.meta.url), 'utf8')
   .split('\n')
@@ -39,4 +39,17 @@ t.test('plain doubles (not scores) print losslessly', async (t) => {
   const { compact } = await import('../../../lib/json.js');
   t.equal(compact({ a: 87.5, b: 87.34, c: 1 / 3, d: 1e-7, e: 3 }), '{"a":87.5,"b":87.34,"c":0.3333333333333333,"d":1e-7,"e":3}');
   t.throws(() => compact({ a: Number.NaN }), TypeError, 'NaN is refused, never printed as null');
+});
+
+t.test('sort keys: score descending as binary32, then rank ascending; exact below RANK_BITS', async (t) => {
+  const cases: [number, number][] = [[0, 5], [0.75, 0], [0.75, 3], [1e-7, 1], [3.9991407, RANK_BITS - 1], [2, 2], [0.1, 7]];
+  const byKey = [...cases].sort((a, b) => descendingScoreKey(a[0], a[1]) - descendingScoreKey(b[0], b[1]));
+  const byRule = [...cases].sort((a, b) => Math.fround(b[0]) - Math.fround(a[0]) || a[1] - b[1]);
+  t.same(byKey, byRule);
+  // Two binary64 values with one binary32 rounding share a score part; ranks keep them apart.
+  const a = 0.1;
+  const b = 0.1 + 1e-12;
+  t.equal(Math.fround(a), Math.fround(b));
+  t.equal(scorePartOfKey(descendingScoreKey(a, 0)), scorePartOfKey(descendingScoreKey(b, RANK_BITS - 1)));
+  t.ok(Number.isSafeInteger(descendingScoreKey(0, RANK_BITS - 1)), 'the largest key is an exact integer');
 });

@@ -20,27 +20,16 @@ import { queryTerms } from '../../selection/text.js';
 import { tokenCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
 import type { PackedDocument } from './manifest.js';
+import { UnitQueue } from './order.js';
 
 /** A unit's id: its file's path, plus `#slug` for a section that starts at a heading. */
 export function unitId(path: string, slug: string): string {
   return slug === '' ? path : `${path}#${slug}`;
 }
 
-// The selection order: printed score (binary32) descending, then id ascending in byte
-// order. Units are taken lazily from a binary heap of sort keys — the score's binary32
-// bits inverted (for non-negative floats the bit patterns order as the values do) above
-// the unit's position in the match list, 32 + 21 bits, exact in a double — so a query
-// pays for the units the budget reaches, not for sorting every match. Units of equal
-// score come out together and are put in id order: by string comparison, or, once a
-// query meets many ties, by a per-cache table of id ranks.
-const POSITION_BITS = 2 ** 21;
-const f32Cell = new Float32Array(1);
-const f32Bits = new Uint32Array(f32Cell.buffer);
-
 // Each unit's rank in id byte order, computed once per loaded cache when a query first
 // meets many equal scores (a long-lived server then compares numbers, not strings).
 const idRanks = new WeakMap<V1Cache, Uint32Array>();
-const MANY_TIES = 256;
 
 function idRanksOf(cache: V1Cache): Uint32Array {
   let ranks = idRanks.get(cache);
@@ -53,86 +42,6 @@ function idRanksOf(cache: V1Cache): Uint32Array {
   byId.forEach((u, rank) => ((ranks as Uint32Array)[u] = rank));
   idRanks.set(cache, ranks);
   return ranks;
-}
-
-/** Matched units in selection order, one at a time (-1 when none is left). */
-export class UnitQueue {
-  private readonly units: Uint32Array;
-  private readonly heap: Float64Array;
-  private size: number;
-  private group: number[] = [];
-  private at = 0;
-  private readonly idOf: (u: number) => string;
-  private readonly ranks: () => Uint32Array;
-  /** A fallback for more units than POSITION_BITS: the whole order, sorted up front. */
-  private readonly sorted: number[] | null = null;
-
-  constructor(units: Uint32Array, scores: Float64Array, idOf: (u: number) => string, ranks: () => Uint32Array) {
-    this.units = units;
-    this.idOf = idOf;
-    this.ranks = ranks;
-    const n = units.length;
-    this.heap = new Float64Array(n > POSITION_BITS ? 0 : n);
-    this.size = this.heap.length;
-    if (n > POSITION_BITS) {
-      const f32 = (u: number): number => Math.fround(scores[u] as number);
-      this.sorted = Array.from(units).sort((a, b) => f32(b) - f32(a) || compareBytes(idOf(a), idOf(b)));
-      return;
-    }
-    for (let i = 0; i < n; i++) {
-      f32Cell[0] = scores[units[i] as number] as number; // binary64 -> binary32, as printed
-      this.heap[i] = (0xffffffff - (f32Bits[0] as number)) * POSITION_BITS + i;
-    }
-    for (let i = (n >>> 1) - 1; i >= 0; i--) this.siftDown(i);
-  }
-
-  next(): number {
-    if (this.sorted !== null) return this.at < this.sorted.length ? (this.sorted[this.at++] as number) : -1;
-    if (this.at < this.group.length) return this.group[this.at++] as number;
-    if (this.size === 0) return -1;
-    const first = this.pop();
-    const score = Math.floor(first / POSITION_BITS);
-    const group = [this.units[first % POSITION_BITS] as number];
-    while (this.size > 0 && Math.floor((this.heap[0] as number) / POSITION_BITS) === score) {
-      group.push(this.units[this.pop() % POSITION_BITS] as number);
-    }
-    if (group.length > 1) {
-      if (group.length >= MANY_TIES) {
-        const rankOf = this.ranks();
-        group.sort((a, b) => (rankOf[a] as number) - (rankOf[b] as number));
-      } else group.sort((a, b) => compareBytes(this.idOf(a), this.idOf(b)));
-    }
-    this.group = group;
-    this.at = 1;
-    return group[0] as number;
-  }
-
-  private pop(): number {
-    const heap = this.heap;
-    const top = heap[0] as number;
-    this.size--;
-    if (this.size > 0) {
-      heap[0] = heap[this.size] as number;
-      this.siftDown(0);
-    }
-    return top;
-  }
-
-  private siftDown(i: number): void {
-    const heap = this.heap;
-    const size = this.size;
-    const key = heap[i] as number;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= size) break;
-      const r = l + 1;
-      const c = r < size && (heap[r] as number) < (heap[l] as number) ? r : l;
-      if ((heap[c] as number) >= key) break;
-      heap[i] = heap[c] as number;
-      i = c;
-    }
-    heap[i] = key;
-  }
 }
 
 /** What the budget bounds: the selected contents (v0's rule), or the whole printed answer. */

@@ -1,11 +1,11 @@
 // Checks docs/engine.md "What is ranked" (order by the printed binary32 score descending,
-// then id in UTF-8 byte order) for lib/core/engine/v1/resolve.ts's UnitQueue, which takes
+// then id in UTF-8 byte order) for lib/core/engine/v1/order.ts's UnitQueue, which takes
 // units lazily from a heap instead of sorting every match: for random scores with many
 // ties, random ids and both tie paths (string comparison, and the rank table used once a
 // group of 256+ ties appears), it yields exactly the fully sorted order.
 import t from 'tap';
 import fc from 'fast-check';
-import { UnitQueue } from '../../../../lib/core/engine/v1/resolve.js';
+import { UnitQueue } from '../../../../lib/core/engine/v1/order.js';
 import { byBytes } from './fixture.js';
 
 t.test('UnitQueue yields the order a full sort by (binary32 score desc, id asc) gives', async (t) => {
