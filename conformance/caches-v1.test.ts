@@ -20,7 +20,8 @@ const CACHES = join(REPO, 'conformance', 'mcp', 'v1', 'caches');
 for (const [name, granularity] of [['v1_files', 'file'], ['v1_sections', 'section']] as const) {
   t.test(`${name}: what build --engine v1${granularity === 'section' ? ' --granularity section' : ''} writes from examples/corpus`, async (t) => {
     const committed = join(CACHES, name);
-    t.same(readdirSync(committed).sort(), ['documents.pack', 'index.bin', 'manifest.json']);
+    const packs = (dir: string): string[] => readdirSync(join(dir, 'packs')).sort();
+    t.same(readdirSync(committed).sort(), ['index.bin', 'manifest.json', 'packs']);
     const fresh = join(t.testdir({}), name);
     await buildCacheV1({
       sources: join(REPO, 'examples', 'corpus'),
@@ -30,7 +31,8 @@ for (const [name, granularity] of [['v1_files', 'file'], ['v1_sections', 'sectio
       threads: 1,
       options: { granularity, tokenizer: 'bytes4', include: [], exclude: [] },
     });
-    for (const file of ['documents.pack', 'index.bin']) {
+    t.same(packs(committed), packs(fresh), 'the same packs (named by their sha256)');
+    for (const file of ['index.bin', ...packs(fresh).map((p) => `packs/${p}`)]) {
       t.ok(readFileSync(join(committed, file)).equals(readFileSync(join(fresh, file))), `${file}: byte for byte`);
     }
     // source_root is where the sources were seen from; everything else is identical.

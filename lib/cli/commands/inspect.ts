@@ -14,7 +14,7 @@ export const inspect: Command = {
   usage: 'context inspect --cache DIR [--format pretty|json]',
   help: {
     about:
-      'Reports a cache\'s identity and size without reading its documents: cache_version, document_count, total_bytes (the files directly in the cache directory) and whether its manifest is valid. It never fails on a bad manifest (valid is then false); use verify for a deep check.',
+      'Reports a cache\'s identity and size without reading its documents: cache_version, document_count, total_bytes (the files directly in the cache directory, and for a v1 cache those in its packs/) and whether its manifest is valid. It never fails on a bad manifest (valid is then false); use verify for a deep check.',
     options: [
       ['--cache DIR', 'The cache directory to inspect.'],
       ['--format pretty|json', 'pretty (default): indented JSON; json: one compact line, the context.inspect_cache MCP tool\'s text.'],

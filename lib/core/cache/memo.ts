@@ -1,7 +1,7 @@
 // Keeps verified, loaded caches (engines) in memory for a long-running process (the MCP
 // server), and notices when their files change: a directory watch marks an entry dirty, and
 // a cheap stat stamp of manifest.json, index.json and documents/ (v0), index.bin and
-// documents.pack (v1) (and, when a watch could not be set up, of every file in documents/)
+// packs/ (v1) (and, when a watch could not be set up, of every file in documents/ or packs/)
 // is compared on every use. Either sign of change means a full
 // reload, so an answer is always the one the bytes on disk give. A v0 cache is loaded with
 // its word index, so a new query costs a lookup, not a scan of every document.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
 import * as fs from '../fs.js';
 import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from './format.js';
-import { INDEX_FILE as V1_INDEX_FILE, PACK_FILE } from '../engine/v1/manifest.js';
+import { INDEX_FILE as V1_INDEX_FILE, PACKS_DIR } from '../engine/v1/manifest.js';
 import { openEngine, type Engine } from '../engine/engine.js';
 import { requireCacheDir } from './check.js';
 import { fromOsError } from '../../errors.js';
@@ -26,12 +26,14 @@ interface Entry {
 
 function stampOf(dir: string, deep: boolean): string {
   const parts: string[] = [];
-  const names: string[] = [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR, V1_INDEX_FILE, PACK_FILE];
+  const names: string[] = [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR, V1_INDEX_FILE, PACKS_DIR];
   if (deep) {
-    try {
-      for (const name of fs.readDirNames(join(dir, DOCUMENTS_DIR)).sort(compareBytes)) names.push(join(DOCUMENTS_DIR, name));
-    } catch {
-      // No documents/ to list: its own entry in the stamp already says so.
+    for (const sub of [DOCUMENTS_DIR, PACKS_DIR]) {
+      try {
+        for (const name of fs.readDirNames(join(dir, sub)).sort(compareBytes)) names.push(join(sub, name));
+      } catch {
+        // No such directory to list: its own entry in the stamp already says so.
+      }
     }
   }
   for (const name of names) {
@@ -78,14 +80,15 @@ export class CacheMemo {
     const markDirty = (): void => {
       if (entryRef.entry !== undefined) entryRef.entry.dirty = true;
     };
-    for (const d of [dir, join(dir, DOCUMENTS_DIR)]) {
+    // A cache has documents/ (v0) or packs/ (v1): with the cache directory, two watches.
+    for (const d of [dir, join(dir, DOCUMENTS_DIR), join(dir, PACKS_DIR)]) {
       try {
         watchers.push(fs.watchDir(d, markDirty));
       } catch {
         // Unwatchable (or absent) directory: the stat stamp still guards this entry.
       }
     }
-    // Without both watches, a document rewritten in place shows only in its own stat.
+    // Without both watches, a document or pack rewritten in place shows only in its own stat.
     const deep = watchers.length < 2;
     const stamp = safeStampOf(dir, deep);
     let cache: Engine;

@@ -97,8 +97,7 @@ export function listSources(root: string, options: SourceOptions): SourceListing
         skipped.push({ path: relPath, reason: 'file name is not UTF-8' });
         continue;
       }
-      const path = join(dir, name);
-      if (e.isFile() || (e.isSymbolicLink() && linksToFile(path))) files.push(relPath);
+      if (e.isFile() || (e.isSymbolicLink() && linksToFile(join(dir, name)))) files.push(relPath);
       else skipped.push({ path: relPath, reason: e.isSymbolicLink() ? 'symlink does not lead to a regular file' : 'not a regular file' });
     }
   };

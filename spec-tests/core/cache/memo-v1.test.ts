@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CacheMemo } from '../../../lib/core/cache/memo.js';
 import type { Engine } from '../../../lib/core/engine/engine.js';
-import { buildV1, manifestOf } from '../engine/v1/fixture.js';
+import { buildV1, manifestOf, packFile } from '../engine/v1/fixture.js';
 
 const SOURCES = { 'a.md': 'alpha text here', 'b.md': 'beta text' };
 const idsOf = (engine: Engine, query: string): string[] =>
@@ -41,19 +41,22 @@ t.test('a v1 cache rebuilt with --force is reloaded on the next call', async (t)
   t.same(idsOf(second, 'text'), ['c.md']);
 });
 
-t.test('documents.pack or index.bin changed in place (same size): cache_invalid on the next call', async (t) => {
-  for (const file of ['documents.pack', 'index.bin']) {
+t.test('a pack or index.bin changed in place (same size): cache_invalid on the next call', async (t) => {
+  for (const which of ['a pack', 'index.bin']) {
     const memo = new CacheMemo();
     t.teardown(() => memo.close());
     const dir = t.testdir({ src: SOURCES });
     const cache = join(dir, 'cache');
     await buildV1(join(dir, 'src'), cache);
     memo.get(cache);
-    const bytes = readFileSync(join(cache, file));
-    const at = file === 'documents.pack' ? (manifestOf(cache).documents[0]?.offset ?? 0) : 80;
+    const m = manifestOf(cache);
+    const first = m.documents[0];
+    const file = which === 'a pack' ? packFile(cache, m, first?.pack ?? 0) : join(cache, 'index.bin');
+    const bytes = readFileSync(file);
+    const at = which === 'a pack' ? (first?.offset ?? 0) : 80;
     bytes[at] = (bytes[at] as number) ^ 0x20;
-    writeFileSync(join(cache, file), bytes);
+    writeFileSync(file, bytes);
     await memo.settle();
-    t.throws(() => idsOf(memo.get(cache), 'alpha text'), { code: 'cache_invalid' }, `${file}: the next call`);
+    t.throws(() => idsOf(memo.get(cache), 'alpha text'), { code: 'cache_invalid' }, `${which}: the next call`);
   }
 });

@@ -9,8 +9,10 @@
 // old cache already holds. A file whose stat stamp is unchanged (./state.ts) is not read
 // again; a file whose bytes still hash to its old version is not analyzed again; only new
 // and changed files are. The result is byte for byte the cache a full build writes (the
-// index is assembled from units, whatever their origin). When nothing changed at all, the
-// cache is left untouched (its created_at included) and only the build state is refreshed.
+// index is assembled from units, whatever their origin; packs are cut by the same rule,
+// ./packs.ts, and a pack holding exactly the same contents as one of the old cache is
+// linked, not written). When nothing changed at all, the cache is left untouched (its
+// created_at included) and only the build state is refreshed, if it needs to be.
 
 import { join, relative, sep } from 'node:path';
 import { canonical, compareBytes } from '../../../json.js';
@@ -18,7 +20,7 @@ import { ContextError, fromOsError } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../cache/staging.js';
 import type { ProgressListener } from '../../cache/progress.js';
 import * as fs from '../../fs.js';
-import { sha256Hex } from '../../hash.js';
+import { sha256Hex, sha256HexOfChunks, versionOf } from '../../hash.js';
 import { IndexReader } from '../../index/index-format.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
 import type { DocumentOrigin, Reuse } from './assemble.js';
@@ -26,14 +28,17 @@ import type { BatchItem, BatchResult } from './batch.js';
 import { buildConfig, type V1Options } from './config.js';
 import {
   computeCacheVersion,
+  type FileRecord,
   INDEX_FILE,
   MANIFEST_FILE,
   manifestText,
-  PACK_FILE,
+  packPath,
+  PACKS_DIR,
   readManifest,
   type PackedDocument,
   type V1Manifest,
 } from './manifest.js';
+import { packKeys, planPacks } from './packs.js';
 import { PreviousIndex } from './previous.js';
 import { readState, STATE_FILE, stampOf, stateText } from './state.js';
 
@@ -73,6 +78,8 @@ interface OldCache {
   readonly previous: PreviousIndex;
   readonly oldDocOf: Map<string, number>;
   readonly trustedStamps: Map<string, string>;
+  /** How many stamps its build state held (trusted or not). */
+  readonly stateSize: number;
   readonly sourceRoot: string | null;
 }
 
@@ -83,18 +90,21 @@ function openOldCache(cache: string, configKey: string): OldCache | null {
     if (computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
     const indexBytes = fs.readFile(join(cache, INDEX_FILE));
     if (indexBytes.length !== manifest.index.bytes || sha256Hex(indexBytes) !== manifest.index.sha256) return null;
+    for (const p of manifest.packs) {
+      const st = fs.statOrNull(join(cache, packPath(p.sha256)));
+      if (st === null || !st.isFile() || st.size !== p.bytes) return null;
+    }
     const index = new IndexReader(indexBytes);
     if (index.docCount !== manifest.documents.length) return null;
-    const pack = fs.statOrNull(join(cache, PACK_FILE));
-    if (pack === null || !pack.isFile() || pack.size !== manifest.pack.bytes) return null;
     const statePath = join(cache, STATE_FILE);
     const stateStat = fs.statBigOrNull(statePath);
-    const trustedStamps = stateStat === null ? new Map<string, string>() : readState(fs.readText(statePath), manifest.cacheVersion, stateStat.mtimeNs);
+    const state = stateStat === null ? { trusted: new Map<string, string>(), size: 0 } : readState(fs.readText(statePath), manifest.cacheVersion, stateStat.mtimeNs);
     return {
       manifest,
       previous: new PreviousIndex(index),
       oldDocOf: new Map(manifest.documents.map((d, i) => [d.path, i])),
-      trustedStamps,
+      trustedStamps: state.trusted,
+      stateSize: state.size,
       sourceRoot: manifest.sourceRoot,
     };
   } catch {
@@ -125,8 +135,9 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   const stamps = new Map<string, string>();
   const trusted: Extract<DocumentOrigin, { kind: 'previous' }>[] = [];
   const items: BatchItem[] = [];
+  const base = o.sources.endsWith(sep) ? o.sources : o.sources + sep; // one join, not 10,000
   for (const path of files) {
-    const file = join(o.sources, path);
+    const file = sep === '/' ? base + path : join(o.sources, path);
     let st: fs.BigIntStats | null;
     try {
       st = fs.statBigOrNull(file);
@@ -156,7 +167,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     ...trusted.map((t) => ({ path: t.path, version: t.version, bytes: t.bytes, reused: true })),
     ...batches.flatMap((b) => b.documents.filter((d) => d.skip === null).map((d) => ({ path: d.path, version: d.version, bytes: d.bytes, reused: d.unchanged }))),
   ].sort((a, b) => compareBytes(a.path, b.path));
-  const cacheVersion = computeCacheVersion(config, listed);
+  // The old cache_version was recomputed when it was opened: the same documents, the same version.
+  const cacheVersion = old !== null && sameDocuments(listed, old.manifest.documents) ? old.manifest.cacheVersion : computeCacheVersion(config, listed);
   const sourceRoot = sourceRootFrom(o.cache, o.sources);
   const skipped = [...listing.skipped, ...batches.flatMap((b) => b.documents.filter((d) => d.skip !== null).map((d) => ({ path: d.path, reason: d.skip as string })))];
   skipped.sort((a, b) => compareBytes(a.path, b.path));
@@ -175,8 +187,11 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   });
   if (old !== null && old.manifest.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot) {
     // Same configuration, same documents: the cache already is what a full build would
-    // write (bar created_at). Leave it; refresh the stamps so the next build trusts them.
-    writeStateQuietly(o.cache, cacheVersion, documentStamps);
+    // write (bar created_at). Leave it; refresh the stamps so the next build trusts them
+    // (unless the state already holds exactly these, all trusted: the steady state).
+    if (!(old.stateSize === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
+      writeStateQuietly(o.cache, cacheVersion, documentStamps);
+    }
     report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesRead });
     return summary(true, old.previous.unitCount);
   }
@@ -188,29 +203,59 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   const { assemble } = await import('./assemble.js');
   const corpus = assemble(batches, reuse);
 
-  // documents.pack: each distinct content once, in path order of first use.
-  let oldPack: Buffer | null = null;
-  const placed = new Map<string, { offset: number; bytes: number }>();
-  const chunks: Uint8Array[] = [];
-  let packSize = 0;
-  const packed: PackedDocument[] = corpus.documents.map((d) => {
-    let at = placed.get(d.version);
-    if (at === undefined) {
-      at = { offset: packSize, bytes: d.bytes };
-      placed.set(d.version, at);
-      if (d.origin.kind === 'batch') {
-        const contents = (batches[d.origin.batch] as BatchResult).contents as Uint8Array;
-        chunks.push(contents.subarray(d.contentOffset, d.contentOffset + d.bytes));
-      } else {
-        oldPack ??= readOldPack(o.cache);
-        const from = (old as OldCache).manifest.documents[d.origin.oldDoc] as PackedDocument;
-        chunks.push(oldPack.subarray(from.offset, from.offset + from.bytes));
-      }
-      packSize += d.bytes;
+  // The packs (./packs.ts): each planned pack either holds exactly the contents of a pack of
+  // the old cache (linked, never read) or is written from the batches' and the old packs'
+  // bytes (a reused content re-hashed on the way: the old packs were checked by size only).
+  const plan = planPacks(corpus.documents);
+  const oldPacks = new Map<string, FileRecord>();
+  if (old !== null) {
+    packKeys(old.manifest.documents, old.manifest.packs).forEach((key, k) => {
+      if (key !== null) oldPacks.set(key, old.manifest.packs[k] as FileRecord);
+    });
+  }
+  const oldFds = new Map<number, number>();
+  const oldContent = (oldDoc: number): Uint8Array => {
+    const from = (old as OldCache).manifest.documents[oldDoc] as PackedDocument;
+    let fd = oldFds.get(from.pack);
+    if (fd === undefined) {
+      fd = fs.openRead(join(o.cache, packPath(((old as OldCache).manifest.packs[from.pack] as FileRecord).sha256)));
+      oldFds.set(from.pack, fd);
     }
-    return { path: d.path, version: d.version, offset: at.offset, bytes: at.bytes };
+    const bytes = fs.readAt(fd, from.bytes, from.offset);
+    if (versionOf(bytes) !== from.version) throw new ContextError('cache_invalid', `the cache being replaced is damaged: ${from.path} does not hash to its version (delete the cache and build again)`);
+    return bytes;
+  };
+  const packs: FileRecord[] = [];
+  const packWrites: { readonly name: string; readonly link: boolean; readonly chunks: readonly Uint8Array[] }[] = [];
+  try {
+    for (const p of plan.packs) {
+      const same = oldPacks.get(p.key);
+      if (same !== undefined) {
+        packs.push(same);
+        packWrites.push({ name: packPath(same.sha256), link: true, chunks: [] });
+        continue;
+      }
+      const chunks = p.firstUse.map((i) => {
+        const d = corpus.documents[i] as (typeof corpus.documents)[number];
+        if (d.origin.kind === 'batch') {
+          const contents = (batches[d.origin.batch] as BatchResult).contents as Uint8Array;
+          return contents.subarray(d.contentOffset, d.contentOffset + d.bytes);
+        }
+        return oldContent(d.origin.oldDoc);
+      });
+      const sha256 = sha256HexOfChunks(chunks);
+      packs.push({ bytes: p.bytes, sha256 });
+      packWrites.push({ name: packPath(sha256), link: false, chunks });
+    }
+  } catch (err) {
+    throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
+  } finally {
+    for (const fd of oldFds.values()) fs.closeFile(fd);
+  }
+  const packed: PackedDocument[] = corpus.documents.map((d, i) => {
+    const at = plan.placement[i] as { pack: number; offset: number };
+    return { path: d.path, version: d.version, pack: at.pack, offset: at.offset, bytes: d.bytes };
   });
-  const pack = Buffer.concat(chunks, packSize);
   const index = corpus.index;
   const manifest = manifestText({
     cacheVersion,
@@ -218,14 +263,18 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     createdAt: o.createdAt,
     sourceRoot,
     documents: packed,
-    pack: { bytes: pack.length, sha256: sha256Hex(pack) },
+    packs,
     index: { bytes: index.length, sha256: sha256Hex(index) },
   });
   report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesRead });
   writeCacheAtomically(
     o.cache,
     (temp) => {
-      fs.writeFile(join(temp, PACK_FILE), pack);
+      fs.mkdir(join(temp, PACKS_DIR));
+      for (const w of packWrites) {
+        if (w.link) fs.linkOrCopy(join(o.cache, w.name), join(temp, w.name));
+        else fs.createFileFromChunks(join(temp, w.name), w.chunks);
+      }
       fs.writeFile(join(temp, INDEX_FILE), index);
       fs.writeFile(join(temp, MANIFEST_FILE), manifest);
       fs.writeFile(join(temp, STATE_FILE), stateText(cacheVersion, documentStamps));
@@ -236,12 +285,21 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   return summary(false, corpus.unitCount);
 }
 
-function readOldPack(cache: string): Buffer {
-  try {
-    return fs.readFile(join(cache, PACK_FILE));
-  } catch (err) {
-    throw fromOsError(err, 'io_error');
+/** Whether `listed` holds exactly the old manifest's documents (paths and versions, in order). */
+function sameDocuments(listed: readonly { path: string; version: string }[], old: readonly PackedDocument[]): boolean {
+  if (listed.length !== old.length) return false;
+  for (let i = 0; i < listed.length; i++) {
+    const a = listed[i] as { path: string; version: string };
+    const b = old[i] as PackedDocument;
+    if (a.path !== b.path || a.version !== b.version) return false;
   }
+  return true;
+}
+
+function sameStamps(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [path, stamp] of a) if (b.get(path) !== stamp) return false;
+  return true;
 }
 
 /** The build state is a hint: failing to refresh it costs the next build time, nothing else. */

@@ -1,9 +1,11 @@
 // Opens a format-2 cache for answering queries without reading its documents: the manifest
-// is checked (shape, cache_version recomputed), index.bin is read whole and must match the
-// size and sha256 the manifest records, and documents.pack is opened and its size checked.
-// A document's content is read only when selected, and re-hashed against its version
-// then, so a damaged cache yields cache_invalid, never a wrong answer. The pack stays open:
-// if a rebuild swaps the cache directory meanwhile, reads still come from the same files.
+// is checked (shape, cache_version recomputed), and index.bin is read whole and must match
+// the size and sha256 the manifest records; each pack must be there with its recorded size.
+// A document's content is read only when selected, from its pack (opened then and kept
+// open, at most OPEN_PACKS at a time, its size checked again), and re-hashed against its
+// version, so a damaged cache yields cache_invalid, never a wrong answer.
+// A pack is named by its hash: one opened after a rebuild swapped the cache directory
+// holds the same bytes, or is gone (cache_invalid, as for any missing pack).
 
 import { join } from 'node:path';
 import { ContextError, fromOsError } from '../../../errors.js';
@@ -12,7 +14,7 @@ import * as fs from '../../fs.js';
 import { sha256Hex, versionOf } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
-import { computeCacheVersion, INDEX_FILE, PACK_FILE, readManifest, type PackedDocument, type V1Manifest } from './manifest.js';
+import { computeCacheVersion, type FileRecord, INDEX_FILE, packPath, readManifest, type PackedDocument, type V1Manifest } from './manifest.js';
 
 export interface V1Cache {
   readonly manifest: V1Manifest;
@@ -22,6 +24,9 @@ export interface V1Cache {
   /** Releases the open pack. */
   close(): void;
 }
+
+/** Packs kept open per loaded cache, least recently used closed first. */
+const OPEN_PACKS = 16;
 
 const invalid = (detail: string): ContextError => new ContextError('cache_invalid', detail);
 
@@ -54,39 +59,76 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
     throw err;
   }
   if (index.docCount !== manifest.documents.length) throw invalid('index: document count differs from the manifest');
-  let fd: number;
-  try {
-    fd = fs.openRead(join(dir, PACK_FILE));
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw invalid('documents_exist: documents.pack is missing');
-    throw fromOsError(err, 'io_error');
+  // Every pack is there with its recorded size (a stat each): a missing or cut pack fails the
+  // load, as a missing index does, whichever documents a query then selects.
+  for (const record of manifest.packs) {
+    const name = packPath(record.sha256);
+    let st: fs.Stats | null;
+    try {
+      st = fs.statOrNull(join(dir, name));
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'ENOTDIR') throw fromOsError(err, 'io_error');
+      st = null; // packs/ is not a directory
+    }
+    if (st === null || !st.isFile()) throw invalid(`documents_exist: ${name} is missing`);
+    if (st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
   }
+  const fds = new Map<number, number>();
   let open = true;
-  try {
-    const st = fs.fstat(fd);
-    if (!st.isFile() || st.size !== manifest.pack.bytes) throw invalid('documents_exist: documents.pack does not have the recorded size');
-  } catch (err) {
-    fs.closeFile(fd);
-    throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
-  }
+  const packFd = (pack: number): number => {
+    const known = fds.get(pack);
+    if (known !== undefined) {
+      fds.delete(pack); // most recently used last
+      fds.set(pack, known);
+      return known;
+    }
+    const record = manifest.packs[pack] as FileRecord;
+    const name = packPath(record.sha256);
+    let fd: number;
+    try {
+      fd = fs.openRead(join(dir, name));
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw invalid(`documents_exist: ${name} is missing`);
+      throw fromOsError(err, 'io_error');
+    }
+    try {
+      const st = fs.fstat(fd);
+      if (!st.isFile() || st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
+    } catch (err) {
+      fs.closeFile(fd);
+      throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
+    }
+    fds.set(pack, fd);
+    if (fds.size > OPEN_PACKS) {
+      // Bounded: a long-lived server with several caches must not run out of descriptors.
+      // A pack closed here is opened again by name when needed, the same bytes or none.
+      const [oldest, oldFd] = fds.entries().next().value as [number, number];
+      fds.delete(oldest);
+      fs.closeFile(oldFd);
+    }
+    return fd;
+  };
   return {
     manifest,
     index,
     text(doc: number): string {
+      if (!open) throw new ContextError('io_error', 'the cache was closed');
       const d = manifest.documents[doc] as PackedDocument;
       let bytes: Buffer;
       try {
-        bytes = fs.readAt(fd, d.bytes, d.offset);
+        bytes = fs.readAt(packFd(d.pack), d.bytes, d.offset);
       } catch (err) {
-        if ((err as { code?: unknown }).code === 'ESHORT') throw invalid('document_hashes: documents.pack is truncated');
+        if (err instanceof ContextError) throw err;
+        if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`document_hashes: ${packPath((manifest.packs[d.pack] as FileRecord).sha256)} is truncated`);
         throw fromOsError(err, 'io_error');
       }
       if (versionOf(bytes) !== d.version || !fs.isUtf8(bytes)) throw invalid(`document_hashes: ${d.path} does not hash to its version`);
       return bytes.toString('utf8');
     },
     close(): void {
-      if (open) fs.closeFile(fd);
+      if (open) for (const fd of fds.values()) fs.closeFile(fd);
+      fds.clear();
       open = false;
     },
   };

@@ -1,23 +1,36 @@
-// Cache format 2 (engine v1): three files, no per-document files.
+// Cache format 2 (engine v1): a manifest, one index file and the document contents in
+// content-addressed pack files; no per-document files.
 //
 //   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
-//                   document_count, files (size and sha256 of the other two), documents
-//                   [{path, version, offset, bytes}] sorted by path (UTF-8 byte order)
-//   documents.pack  every distinct document content once, in order of first use
+//                   document_count, files (size and sha256 of index.bin and of each pack,
+//                   in order), documents [{path, version, pack, offset, bytes}] sorted by
+//                   path (UTF-8 byte order); `pack` numbers files.packs
+//   packs/<sha256>.pack
+//                   the document contents: every distinct content once, in order of first
+//                   use, cut into packs at boundaries the paths decide (./packs.ts), each
+//                   named by the sha256 of its bytes
 //   index.bin       the index (../../index/index-format.ts)
+//
+// Why several packs: a rebuild after a few edits writes only the packs those edits touch
+// and links the others from the cache it replaces (./build.ts), instead of copying and
+// hashing every content byte again. A pack's name is its hash, so a reader that opens a
+// pack late (after a rebuild swapped the cache) gets the same bytes or none.
 //
 // cache_version = "sha256:" + hex(sha256(compact JSON {"build_config": …, "documents":
 // [[path, version], …]})): JSON keeps it unambiguous for any path. created_at and
-// source_root are informational and not hashed, as created_at is in v0.
+// source_root are informational and not hashed, as created_at is in v0; how contents are
+// cut into packs follows from the documents, so it needs no hashing either.
 
 import { compact, compareBytes, jsonString, parseJson, pretty, type Json } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
 import { parseBuildConfig, type V1Config } from './config.js';
 
 export const MANIFEST_FILE = 'manifest.json';
-export const PACK_FILE = 'documents.pack';
 export const INDEX_FILE = 'index.bin';
-export const CACHE_FILES: readonly string[] = [INDEX_FILE, PACK_FILE, MANIFEST_FILE];
+export const PACKS_DIR = 'packs';
+export const CACHE_FILES: readonly string[] = [INDEX_FILE, MANIFEST_FILE, PACKS_DIR];
+/** The cache-relative path of the pack whose bytes hash to `sha256` (hex). */
+export const packPath = (sha256: string): string => `${PACKS_DIR}/${sha256}.pack`;
 /** Not part of the cache's identity, but allowed in it: the build state (./state.ts). */
 export const OPTIONAL_FILES: readonly string[] = ['build-state.json'];
 
@@ -28,7 +41,8 @@ export interface PackedDocument {
   /** `/`-separated path from the sources root, as on disk. */
   readonly path: string;
   readonly version: string;
-  /** Byte range of its content in documents.pack. */
+  /** Which pack (of files.packs) holds its content, and the byte range there. */
+  readonly pack: number;
   readonly offset: number;
   readonly bytes: number;
 }
@@ -45,7 +59,7 @@ export interface V1Manifest {
   readonly createdAt: string;
   readonly sourceRoot: string | null;
   readonly documents: readonly PackedDocument[];
-  readonly pack: FileRecord;
+  readonly packs: readonly FileRecord[];
   readonly index: FileRecord;
 }
 
@@ -72,22 +86,37 @@ export function manifestText(m: Omit<V1Manifest, 'config'>): string {
     document_count: m.documents.length,
     files: {
       [INDEX_FILE]: { bytes: m.index.bytes, sha256: m.index.sha256 },
-      [PACK_FILE]: { bytes: m.pack.bytes, sha256: m.pack.sha256 },
+      [PACKS_DIR]: m.packs.map((p) => ({ bytes: p.bytes, sha256: p.sha256 })),
     },
-    documents: m.documents.map((d) => ({ path: d.path, version: d.version, offset: d.offset, bytes: d.bytes })),
+    documents: m.documents.map((d) => ({ path: d.path, version: d.version, pack: d.pack, offset: d.offset, bytes: d.bytes })),
   });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-function fileRecord(files: Record<string, unknown>, name: string, problems: string[]): FileRecord {
-  const r = files[name];
+function fileRecord(r: unknown, name: string, problems: string[]): FileRecord {
   if (!isObject(r) || !isCount(r['bytes']) || typeof r['sha256'] !== 'string' || !HEX.test(r['sha256'])) {
     problems.push(`files.${name} is not {bytes, sha256}`);
     return { bytes: 0, sha256: '' };
   }
   return { bytes: r['bytes'], sha256: r['sha256'] };
+}
+
+function packRecords(files: Record<string, unknown>, problems: string[]): FileRecord[] {
+  const list = files[PACKS_DIR];
+  if (!Array.isArray(list)) {
+    // documents.pack was this format's single pack before packs/ (never released).
+    problems.push(`files.${PACKS_DIR} is not a list${files['documents.pack'] !== undefined ? ' (a cache from before packs/: rebuild it with --force)' : ''}`);
+    return [];
+  }
+  const names = new Set<string>();
+  return list.map((r: unknown, k) => {
+    const rec = fileRecord(r, `${PACKS_DIR}[${k}]`, problems);
+    if (rec.sha256 !== '' && names.has(rec.sha256)) problems.push(`files.${PACKS_DIR}[${k}] is listed twice`);
+    names.add(rec.sha256);
+    return rec;
+  });
 }
 
 /** Whether a parsed manifest declares format 2 (so the v1 engine, not v0, reads it). */
@@ -97,7 +126,7 @@ export function isFormat2(manifest: unknown): boolean {
 
 /**
  * Checks a manifest's shape and consistency (not the files): returns it, or the list of
- * problems. Documents must be sorted by path, distinct, with ranges inside the pack, and
+ * problems. Documents must be sorted by path, distinct, with ranges inside their packs, and
  * equal versions must share one range (each content is packed once).
  */
 export function readManifest(text: string, parsed?: { readonly value: unknown }): V1Manifest | string[] {
@@ -120,24 +149,26 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
   if (root !== null && typeof root !== 'string') problems.push('source_root is not a string or null');
   const files = isObject(m['files']) ? m['files'] : {};
   if (!isObject(m['files'])) problems.push('files is not an object');
-  const pack = fileRecord(files, PACK_FILE, problems);
-  const index = fileRecord(files, INDEX_FILE, problems);
+  const packs = packRecords(files, problems);
+  const index = fileRecord(files[INDEX_FILE], INDEX_FILE, problems);
   const docs = m['documents'];
   const documents: PackedDocument[] = [];
   if (!Array.isArray(docs)) problems.push('documents is not an array');
   else if (m['document_count'] !== docs.length) problems.push('document_count does not match documents');
   const ranges = new Map<string, string>();
   for (const d of Array.isArray(docs) ? (docs as unknown[]) : []) {
-    if (!isObject(d) || typeof d['path'] !== 'string' || typeof d['version'] !== 'string' || !isCount(d['offset']) || !isCount(d['bytes'])) {
-      problems.push('a document entry is not {path, version, offset, bytes}');
+    if (!isObject(d) || typeof d['path'] !== 'string' || typeof d['version'] !== 'string' || !isCount(d['pack']) || !isCount(d['offset']) || !isCount(d['bytes'])) {
+      problems.push('a document entry is not {path, version, pack, offset, bytes}');
       continue;
     }
-    const doc: PackedDocument = { path: d['path'], version: d['version'], offset: d['offset'], bytes: d['bytes'] };
+    const doc: PackedDocument = { path: d['path'], version: d['version'], pack: d['pack'], offset: d['offset'], bytes: d['bytes'] };
     if (!VERSION.test(doc.version)) problems.push(`bad version for ${doc.path}`);
     const prev = documents[documents.length - 1];
     if (prev !== undefined && compareBytes(prev.path, doc.path) >= 0) problems.push(`documents not sorted and distinct at ${doc.path}`);
-    if (doc.offset + doc.bytes > pack.bytes) problems.push(`range of ${doc.path} lies outside documents.pack`);
-    const range = `${doc.offset}:${doc.bytes}`;
+    const pack = packs[doc.pack];
+    if (pack === undefined) problems.push(`pack of ${doc.path} is not in files.${PACKS_DIR}`);
+    else if (doc.offset + doc.bytes > pack.bytes) problems.push(`range of ${doc.path} lies outside its pack`);
+    const range = `${doc.pack}:${doc.offset}:${doc.bytes}`;
     const seen = ranges.get(doc.version);
     if (seen !== undefined && seen !== range) problems.push(`content of ${doc.path} is packed twice`);
     ranges.set(doc.version, range);
@@ -151,7 +182,7 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
     createdAt: m['created_at'] as string,
     sourceRoot: root as string | null,
     documents,
-    pack,
+    packs,
     index,
   };
 }

@@ -8,7 +8,7 @@
 // it is not hashed, `verify` ignores its contents, and a missing or stale state only
 // makes the next build read more.
 
-import { jsonString, parseJson } from '../../../json.js';
+import { jsonString } from '../../../json.js';
 import type { BigIntStats } from '../../fs.js';
 
 export const STATE_FILE = 'build-state.json';
@@ -25,29 +25,43 @@ export function stateText(cacheVersion: string, stamps: ReadonlyMap<string, stri
   return `{"cache_version":${jsonString(cacheVersion)},"sources":[${parts.join(',')}]}`;
 }
 
+const STAMP = /^(?:0|[1-9][0-9]*)(?::(?:0|[1-9][0-9]*)){4}$/;
+
+/** a < b for canonical decimal strings (no leading zeros), without BigInt per entry. */
+function decimalLess(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length < b.length : a < b;
+}
+
 /**
  * The trusted stamps of a state file written for `cacheVersion` (its own mtime in ns is
- * `writtenNs`), or an empty map when it belongs to another cache or does not parse.
+ * `writtenNs`), and how many stamps it held; none when it belongs to another cache or does
+ * not parse.
  */
-export function readState(text: string, cacheVersion: string, writtenNs: bigint): Map<string, string> {
+export function readState(text: string, cacheVersion: string, writtenNs: bigint): { trusted: Map<string, string>; size: number } {
   const trusted = new Map<string, string>();
+  const none = { trusted, size: 0 };
   let value: unknown;
   try {
-    value = parseJson(text);
+    value = JSON.parse(text); // a hint, never output: the plain parser is enough, and fast
   } catch {
-    return trusted;
+    return none;
   }
-  if (typeof value !== 'object' || value === null || (value as Record<string, unknown>)['cache_version'] !== cacheVersion) return trusted;
+  if (typeof value !== 'object' || value === null || (value as Record<string, unknown>)['cache_version'] !== cacheVersion) return none;
   const sources = (value as Record<string, unknown>)['sources'];
-  if (!Array.isArray(sources)) return trusted;
+  if (!Array.isArray(sources)) return none;
+  // Trusted: modified and changed before writtenNs - RACY_NS (git's racy rule).
+  const limit = writtenNs - RACY_NS;
+  if (limit <= 0n) return { trusted, size: sources.length };
+  const bound = limit.toString();
   for (const entry of sources as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') continue;
-    const parts = entry[1].split(':');
-    if (parts.length !== 5 || !parts.every((p) => /^[0-9]+$/.test(p))) continue;
-    const mtime = BigInt(parts[1] as string);
-    const ctime = BigInt(parts[2] as string);
-    if (mtime + RACY_NS >= writtenNs || ctime + RACY_NS >= writtenNs) continue; // racy: re-read
-    trusted.set(entry[0], entry[1]);
+    const stamp = entry[1];
+    if (!STAMP.test(stamp)) continue;
+    const a = stamp.indexOf(':');
+    const b = stamp.indexOf(':', a + 1);
+    const c = stamp.indexOf(':', b + 1);
+    if (!decimalLess(stamp.slice(a + 1, b), bound) || !decimalLess(stamp.slice(b + 1, c), bound)) continue; // racy: re-read
+    trusted.set(entry[0], stamp);
   }
-  return trusted;
+  return { trusted, size: sources.length };
 }

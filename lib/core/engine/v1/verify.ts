@@ -1,15 +1,16 @@
 // `context verify` for cache format 2: every invariant, each reported by name.
 //   manifest         manifest.json parses, has format 2's shape and a build_config this
-//                    engine implements; documents sorted, distinct, inside the pack
+//                    engine implements; documents sorted, distinct, inside their packs
 //   cache_version    equals the hash recomputed from build_config and documents
-//   documents_exist  documents.pack is a regular file of the recorded size
-//   pack             documents.pack hashes to the recorded sha256
+//   documents_exist  every pack (packs/<sha256>.pack) is a regular file of the recorded size
+//   pack             every pack hashes to the recorded sha256 (its name)
 //   document_hashes  every document's bytes hash to its version and are UTF-8
 //   index            index.bin has the recorded size and sha256, and decodes (all of it)
 //   index_rebuild    index.bin equals the index rebuilt from the documents (analysis,
 //                    sections, token counts, postings): the index is what the documents say
-//   no_orphans       the cache directory holds nothing but its three files (and the
-//                    build state, a hint for incremental builds: ./state.ts)
+//   no_orphans       the cache directory holds nothing but manifest.json, index.bin and
+//                    packs/ (and the build state, a hint for incremental builds:
+//                    ./state.ts); packs/ nothing but the packs the manifest lists
 
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
@@ -21,7 +22,7 @@ import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { analyzeCorpus } from './analyze-corpus.js';
 import { assemble } from './assemble.js';
-import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, INDEX_FILE, MANIFEST_FILE, PACK_FILE, readManifest } from './manifest.js';
+import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, INDEX_FILE, MANIFEST_FILE, packPath, PACKS_DIR, readManifest } from './manifest.js';
 
 export const V1_CHECK_NAMES = [
   'manifest',
@@ -81,18 +82,33 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     fail('cache_version', 'cache_version does not match the recomputed hash');
   }
 
-  const packPath = join(dir, PACK_FILE);
-  const pack = fs.lstatOrNull(packPath);
-  let packReadable = false;
-  if (pack === null || !pack.isFile()) fail('documents_exist', 'documents.pack is missing');
-  else if (pack.size !== manifest.pack.bytes) fail('documents_exist', 'documents.pack does not have the recorded size');
-  else packReadable = true;
-  if (packReadable) {
-    const bytes = readOrNull(packPath);
-    if (bytes === null || sha256Hex(bytes) !== manifest.pack.sha256) fail('pack', 'documents.pack does not hash to the recorded sha256');
-  } else {
-    skip(['pack', 'document_hashes', 'index_rebuild'], 'documents.pack is unusable');
+  // packs/: exactly the listed packs, each a regular file of its size hashing to its name.
+  const listed = new Set(manifest.packs.map((p) => packPath(p.sha256)));
+  const packsDir = fs.lstatOrNull(join(dir, PACKS_DIR));
+  if (packsDir !== null && packsDir.isDirectory()) {
+    let inside: string[];
+    try {
+      inside = fs.readDirNames(join(dir, PACKS_DIR)).sort(compareBytes);
+    } catch (err) {
+      throw fromOsError(err, 'io_error');
+    }
+    for (const name of inside) if (!listed.has(`${PACKS_DIR}/${name}`)) fail('no_orphans', `${PACKS_DIR}/${name} is not part of the cache`);
+  } else if (packsDir !== null) fail('no_orphans', `${PACKS_DIR} is not a directory`);
+  let packsReadable = true;
+  const packsHere = packsDir !== null && packsDir.isDirectory();
+  for (const p of manifest.packs) {
+    const name = packPath(p.sha256);
+    const st = packsHere ? fs.lstatOrNull(join(dir, name)) : null;
+    if (st === null || !st.isFile()) fail('documents_exist', `${name} is missing`);
+    else if (st.size !== p.bytes) fail('documents_exist', `${name} does not have the recorded size`);
+    else {
+      const bytes = readOrNull(join(dir, name));
+      if (bytes === null || sha256Hex(bytes) !== p.sha256) fail('pack', `${name} does not hash to the recorded sha256`);
+      continue;
+    }
+    packsReadable = false;
   }
+  if (!packsReadable) skip(['pack', 'document_hashes', 'index_rebuild'], 'a pack is unusable');
 
   const indexBytes = readOrNull(join(dir, INDEX_FILE));
   if (indexBytes === null) fail('index', 'index.bin is missing');
@@ -108,13 +124,13 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     }
   }
 
-  if (packReadable) {
+  if (packsReadable) {
     const { options } = manifest.config;
     const batches = await analyzeCorpus(
       {
         granularity: options.granularity,
         tokenizer: options.tokenizer,
-        items: manifest.documents.map((d) => ({ path: d.path, file: packPath, offset: d.offset, length: d.bytes })),
+        items: manifest.documents.map((d) => ({ path: d.path, file: join(dir, packPath((manifest.packs[d.pack] as { sha256: string }).sha256)), offset: d.offset, length: d.bytes })),
         keepContents: false,
       },
       threads,

@@ -5,14 +5,14 @@
 // lib/core/engine/v1/build.ts, plus the atomic --force replacement every build promises.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCache } from '../../../../lib/core/cache/build.js';
 import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
 import { resolveText } from '../../../../lib/core/cache/api.js';
 import { namesIn, snapshot } from '../../cache/fixture.js';
 import { BIN } from '../../../mcp/spawn-server.js';
-import { buildV1, CREATED_AT, expectedCacheVersion, manifestOf, packedBytes, sha256, versionOf } from './fixture.js';
+import { buildV1, CREATED_AT, expectedCacheVersion, manifestOf, packBytes, packedBytes, packFile, sha256, versionOf } from './fixture.js';
 
 /** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
 const FILE_CONFIG = {
@@ -28,13 +28,13 @@ const FILE_CONFIG = {
   index: { format: 1 },
 };
 
-t.test('engine.md "Cache format 2": three files, the manifest\'s fields in order, cache_version by its formula', async (t) => {
+t.test('engine.md "Cache format 2": manifest, index and packs, the manifest\'s fields in order, cache_version by its formula', async (t) => {
   const dir = t.testdir({ src: { 'Guide.md': 'Install the guide', 'b.md': 'beta text', sub: { 'c.mdx': 'gamma' } } });
   const cache = join(dir, 'cache');
   const summary = await buildV1(join(dir, 'src'), cache);
-  // The three cache files, and the build state (stat stamps for incremental rebuilds: a hint,
-  // not part of the cache's identity, see docs/engine.md) — no per-document files.
-  t.same(namesIn(cache), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json'], 'no per-document files');
+  // The manifest, the index, the packs, and the build state (stat stamps for incremental
+  // rebuilds: a hint, not part of the cache's identity, see docs/engine.md) — no per-document files.
+  t.same(namesIn(cache), ['build-state.json', 'index.bin', 'manifest.json', 'packs'], 'no per-document files');
   const text = readFileSync(join(cache, 'manifest.json'), 'utf8');
   const m = manifestOf(cache);
   t.equal(text, JSON.stringify(m, null, 2), 'pretty JSON, two-space indent, no trailing newline');
@@ -53,13 +53,15 @@ t.test('engine.md "Cache format 2": three files, the manifest\'s fields in order
   const cv = expectedCacheVersion(FILE_CONFIG, docs.map((d) => ({ path: d.path, version: versionOf(d.content) })));
   t.equal(m.cache_version, cv, 'sha256 of compact {"build_config", "documents": [[path, version]]}');
   t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [], reused: 0, analyzed: 3, unchanged: false });
-  const pack = readFileSync(join(cache, 'documents.pack'));
   const index = readFileSync(join(cache, 'index.bin'));
-  t.same(Object.keys(m.files), ['index.bin', 'documents.pack']);
-  t.same(m.files['documents.pack'], { bytes: pack.length, sha256: sha256(pack) });
+  t.same(Object.keys(m.files), ['index.bin', 'packs']);
   t.same(m.files['index.bin'], { bytes: index.length, sha256: sha256(index) });
-  for (const d of docs) t.equal(packedBytes(cache, d.path).toString('utf8'), d.content, `${d.path}: its range of the pack holds its bytes`);
-  t.equal(pack.length, docs.reduce((n, d) => n + Buffer.byteLength(d.content), 0), 'nothing else in the pack');
+  t.same(Object.keys(m.documents[0] ?? {}), ['path', 'version', 'pack', 'offset', 'bytes']);
+  const packs = m.files.packs.map((_, k) => readFileSync(packFile(cache, m, k)));
+  t.same(m.files.packs, packs.map((p) => ({ bytes: p.length, sha256: sha256(p) })), 'each pack: its size, and the sha256 it is named by');
+  t.same(namesIn(join(cache, 'packs')), m.files.packs.map((p) => `${p.sha256}.pack`).sort(), 'packs/ holds the listed packs, nothing else');
+  for (const d of docs) t.equal(packedBytes(cache, d.path).toString('utf8'), d.content, `${d.path}: its range of its pack holds its bytes`);
+  t.equal(packs.reduce((n, p) => n + p.length, 0), docs.reduce((n, d) => n + Buffer.byteLength(d.content), 0), 'nothing else in the packs');
 });
 
 t.test('engine.md "Identity": identical content at two paths is two documents; the pack stores it once', async (t) => {
@@ -71,8 +73,8 @@ t.test('engine.md "Identity": identical content at two paths is two documents; t
   const m = manifestOf(cache);
   const copies = m.documents.filter((d) => d.version === versionOf(same));
   t.same(copies.map((d) => d.path), ['A.md', 'a.md', 'sub/b.md']);
-  t.equal(new Set(copies.map((d) => `${d.offset}:${d.bytes}`)).size, 1, 'all three share one range of the pack');
-  t.equal(m.files['documents.pack']?.bytes, Buffer.byteLength(same) + Buffer.byteLength('different'), 'the content is stored once');
+  t.equal(new Set(copies.map((d) => `${d.pack}:${d.offset}:${d.bytes}`)).size, 1, 'all three share one range of one pack');
+  t.equal(packBytes(m), Buffer.byteLength(same) + Buffer.byteLength('different'), 'the content is stored once');
   const answer = JSON.parse(resolveText(cache, 'same bytes', 1000)) as { documents: { id: string; path: string; score: number }[] };
   t.same(answer.documents.map((d) => d.id), ['A.md', 'a.md', 'sub/b.md'], 'three answers, tied, by id in byte order');
   t.equal((await verifyV1(cache)).valid, true);
@@ -112,7 +114,7 @@ t.test('issue 9 "Builds every real tree": a tree reproducing vite/repomix/serena
   const distinct = new Set(m.documents.map((d) => d.version));
   t.equal(distinct.size, 6, 'six distinct contents');
   const distinctBytes = [...distinct].reduce((n, v) => n + (m.documents.find((d) => d.version === v)?.bytes ?? 0), 0);
-  t.equal(m.files['documents.pack']?.bytes, distinctBytes, 'each distinct content is packed once');
+  t.equal(packBytes(m), distinctBytes, 'each distinct content is packed once');
   t.equal((await verifyV1(cache)).valid, true, 'and the cache verifies');
   const sections = await buildV1(join(dir, 'src'), join(dir, 'v1s'), { granularity: 'section' });
   t.equal(sections.documentCount, 15, 'with sections too');
@@ -130,7 +132,7 @@ t.test('engine.md "Sources": files that cannot be documents are skipped and repo
     { path: 'truncated.md', reason: 'content is not UTF-8' },
   ], 'sorted by path, each with its reason');
   t.same(manifestOf(cache).documents.map((d) => d.path), ['good.md']);
-  t.equal(manifestOf(cache).files['documents.pack']?.bytes, 4, 'skipped contents are not packed');
+  t.equal(packBytes(manifestOf(cache)), 4, 'skipped contents are not packed');
 });
 
 t.test('engine.md "Sources": a FIFO named *.md is never opened — the build finishes and reports it', async (t) => {
@@ -159,13 +161,14 @@ t.test('issue 9 "determinism": two builds of the same sources are byte-identical
     const a = await buildV1(join(dir, 'src'), join(dir, `${granularity}-1`), { granularity });
     const b = await buildV1(join(dir, 'src'), join(dir, `${granularity}-2`), { granularity });
     t.same(a, b, `${granularity}: same summary`);
-    t.same(snapshot(join(dir, `${granularity}-1`)), snapshot(join(dir, `${granularity}-2`)), `${granularity}: all three files byte-identical`);
+    t.same(snapshot(join(dir, `${granularity}-1`)), snapshot(join(dir, `${granularity}-2`)), `${granularity}: every file byte-identical`);
     const c = await buildV1(join(dir, 'elsewhere', 'deeper'), join(dir, `${granularity}-3`), { granularity });
     t.equal(c.cacheVersion, a.cacheVersion, `${granularity}: sources elsewhere, same cache_version`);
     const s1 = snapshot(join(dir, `${granularity}-1`));
     const s3 = snapshot(join(dir, `${granularity}-3`));
     t.equal(s1['index.bin'], s3['index.bin'], `${granularity}: same index.bin`);
-    t.equal(s1['documents.pack'], s3['documents.pack'], `${granularity}: same documents.pack`);
+    const packsOf = (s: Record<string, string>): string[] => Object.keys(s).filter((k) => k.startsWith('packs/')).map((k) => `${k}=${s[k] ?? ''}`);
+    t.same(packsOf(s3), packsOf(s1), `${granularity}: same packs`);
     t.equal(s3['manifest.json'], s1['manifest.json']?.replace('"source_root": "../src"', '"source_root": "../elsewhere/deeper"'), `${granularity}: manifests differ by source_root only`);
   }
 });
@@ -210,12 +213,12 @@ t.test('engine.md: an empty source tree, and empty documents, build valid caches
   const dir = t.testdir({ none: { 'notes.txt': 'x' }, empties: { 'a.md': '', 'b.md': '' } });
   const none = await buildV1(join(dir, 'none'), join(dir, 'c0'));
   t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false });
-  t.equal(manifestOf(join(dir, 'c0')).files['documents.pack']?.bytes, 0);
+  t.same(manifestOf(join(dir, 'c0')).files.packs, [], 'no documents, no packs');
   t.equal((await verifyV1(join(dir, 'c0'))).valid, true);
   t.equal(resolveText(join(dir, 'c0'), 'anything', 100), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4"}}\n');
   const empties = await buildV1(join(dir, 'empties'), join(dir, 'c1'));
   t.equal(empties.documentCount, 2);
-  t.same(manifestOf(join(dir, 'c1')).documents.map((d) => [d.offset, d.bytes]), [[0, 0], [0, 0]]);
+  t.same(manifestOf(join(dir, 'c1')).documents.map((d) => [d.pack, d.offset, d.bytes]), [[0, 0, 0], [0, 0, 0]]);
   t.equal((await verifyV1(join(dir, 'c1'))).valid, true);
 });
 
@@ -233,7 +236,7 @@ t.test('--force replaces a cache (v0 or v1) only with a complete new one', async
   const cache = join(dir, 'cache');
   buildCache({ sources: join(dir, 'src'), cache, force: false, createdAt: CREATED_AT });
   await buildV1(join(dir, 'src2'), cache, {}, true);
-  t.same(namesIn(cache), ['build-state.json', 'documents.pack', 'index.bin', 'manifest.json'], 'a v0 cache replaced wholesale by a v1 one');
+  t.same(namesIn(cache), ['build-state.json', 'index.bin', 'manifest.json', 'packs'], 'a v0 cache replaced wholesale by a v1 one');
   t.same(manifestOf(cache).documents.map((d) => d.path), ['b.md']);
   t.same(namesIn(dir), ['cache', 'src', 'src2'], 'no temp or old dir left');
 });
@@ -248,6 +251,7 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
     const mockedFs = {
       ...realFs,
       writeFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.writeFile(p, d)),
+      createFileFromChunks: (p: string, c: readonly Uint8Array[]) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.createFileFromChunks(p, c)),
       rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
     };
     const staging = await t.mockImport('../../../../lib/core/cache/staging.js', { '../../../../lib/core/fs.js': mockedFs });
@@ -260,8 +264,8 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
     sources, cache, force, createdAt: CREATED_AT, threads: 1,
     options: { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] },
   });
-  // A fresh build failing at each of its four file writes (three cache files and the build
-  // state): no cache, no temp dir.
+  // A fresh build failing at each of its four file writes (its one pack, the index, the
+  // manifest and the build state): no cache, no temp dir.
   for (const nth of [1, 2, 3, 4]) {
     const dir = t.testdir({ src: { 'a.md': 'one', 'b.md': 'two' }, out: {} });
     const m = await failing('writeFile', nth);
@@ -316,4 +320,28 @@ t.test('the sources root may be a symlink; a copied cache is still valid', async
   cpSync(join(dir, 'cache'), join(dir, 'copy'), { recursive: true });
   t.equal((await verifyV1(join(dir, 'copy'))).valid, true, 'Portable: a copy elsewhere verifies');
   t.ok(existsSync(join(dir, 'copy', 'index.bin')));
+});
+
+t.test('engine.md "Packs": a cache of many packs reads every document with at most 16 packs open', { skip: process.platform !== 'linux' ? 'counts descriptors in /proc/self/fd' : false }, async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1500; i++) files[`p${String(i).padStart(4, '0')}.md`] = `page ${i} shared words\n`;
+  const dir = t.testdir({ src: files });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const m = manifestOf(cache);
+  t.ok(m.files.packs.length > 16, `more packs than may stay open (${m.files.packs.length})`);
+  const { openV1 } = await import('../../../../lib/core/engine/v1/load.js');
+  const openFds = (): number => readdirSync('/proc/self/fd').length;
+  const v1 = openV1(cache);
+  const before = openFds();
+  let peak = before;
+  for (let round = 0; round < 2; round++) {
+    m.documents.forEach((d, i) => {
+      t.equal(v1.text(i), files[d.path], i % 500 === 0 ? `${d.path}: its bytes (round ${round})` : undefined);
+      peak = Math.max(peak, openFds());
+    });
+  }
+  t.ok(peak - before <= 16, `at most 16 packs open at once (${peak - before})`);
+  v1.close();
+  t.equal(openFds(), before, 'close() releases them');
 });

@@ -3,7 +3,7 @@
 // (docs/engine.md "Cache format 2"), and the units of a cache read back from index.bin.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCacheV1, type V1BuildSummary } from '../../../../lib/core/engine/v1/build.js';
 import type { V1Options } from '../../../../lib/core/engine/v1/config.js';
@@ -27,9 +27,38 @@ export interface ManifestJson {
   created_at: string;
   source_root: string | null;
   document_count: number;
-  files: Record<string, { bytes: number; sha256: string }>;
-  documents: { path: string; version: string; offset: number; bytes: number }[];
+  files: { 'index.bin': FileRecordJson; packs: FileRecordJson[] };
+  documents: { path: string; version: string; pack: number; offset: number; bytes: number }[];
 }
+
+export interface FileRecordJson {
+  bytes: number;
+  sha256: string;
+}
+
+/** docs/engine.md "Cache format 2": a pack's cache-relative path is packs/<its sha256>.pack. */
+export const packFile = (cache: string, m: ManifestJson, pack: number): string => join(cache, 'packs', `${m.files.packs[pack]?.sha256 ?? '?'}.pack`);
+
+/** The packs' total size. */
+export const packBytes = (m: ManifestJson): number => m.files.packs.reduce((n, p) => n + p.bytes, 0);
+
+/** Every file of the cache but the build state (a hint), cache-relative, sorted: its content. */
+export function contentFiles(cache: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    for (const e of readdirSync(join(cache, rel), { withFileTypes: true })) {
+      const p = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (p !== 'build-state.json') out.push(p);
+    }
+  };
+  walk('');
+  return out.sort(byBytes);
+}
+
+/** The cache's content files and their bytes (base64): equal exactly when the caches are. */
+export const contentBytes = (cache: string): Record<string, string> =>
+  Object.fromEntries(contentFiles(cache).map((f) => [f, readFileSync(join(cache, f)).toString('base64')]));
 
 export const manifestOf = (cache: string): ManifestJson => JSON.parse(readFileSync(join(cache, 'manifest.json'), 'utf8')) as ManifestJson;
 
@@ -63,9 +92,10 @@ export function unitsOf(cache: string): UnitRow[] {
   return rows;
 }
 
-/** Bytes of document `path` from the cache's pack, through the manifest's range. */
+/** Bytes of document `path` from its pack, through the manifest's range. */
 export function packedBytes(cache: string, path: string): Buffer {
-  const d = manifestOf(cache).documents.find((x) => x.path === path);
+  const m = manifestOf(cache);
+  const d = m.documents.find((x) => x.path === path);
   if (d === undefined) throw new Error(`fixture: ${path} not in the manifest`);
-  return readFileSync(join(cache, 'documents.pack')).subarray(d.offset, d.offset + d.bytes);
+  return readFileSync(packFile(cache, m, d.pack)).subarray(d.offset, d.offset + d.bytes);
 }

@@ -3,14 +3,14 @@
 // build of the same sources writes; an unchanged tree leaves the cache untouched; a failed
 // rebuild leaves the old cache intact.
 import t, { type Test } from 'tap';
-import { appendFileSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildCacheV1, type V1BuildSummary } from '../../../../lib/core/engine/v1/build.js';
 import type { V1Options } from '../../../../lib/core/engine/v1/config.js';
+import { contentBytes, contentFiles } from './fixture.js';
 
 const CREATED_AT = '2026-01-01T00:00:00Z';
-const CONTENT_FILES = ['documents.pack', 'index.bin', 'manifest.json'];
 
 const build = (sources: string, cache: string, force: boolean, options: Partial<V1Options> = {}): Promise<V1BuildSummary> =>
   buildCacheV1({
@@ -21,8 +21,7 @@ const build = (sources: string, cache: string, force: boolean, options: Partial<
     options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [], ...options },
   });
 
-const bytesOf = (cache: string): Record<string, string> =>
-  Object.fromEntries(CONTENT_FILES.map((f) => [f, readFileSync(join(cache, f)).toString('base64')]));
+const bytesOf = contentBytes;
 
 /** Ages every file, so the build state trusts their stamps (docs/engine.md: racy stamps are re-read). */
 function age(dir: string, paths: readonly string[]): void {
@@ -59,7 +58,7 @@ t.test('a rebuild of an unchanged tree reuses everything and leaves the cache un
   t.equal(first.reused, 0);
   t.equal(first.unchanged, false);
   const before = bytesOf(cache);
-  const mtimes = CONTENT_FILES.map((f) => statSync(join(cache, f)).mtimeMs);
+  const mtimes = contentFiles(cache).map((f) => statSync(join(cache, f)).mtimeMs);
   age(src, Object.keys(DOCS));
   // Setting times changes ctime to now; the state trusts stamps older than its own write
   // by 2 s (git's racy rule), so let them age before the build that records them.
@@ -67,7 +66,7 @@ t.test('a rebuild of an unchanged tree reuses everything and leaves the cache un
   const second = await build(src, cache, true);
   t.same([second.reused, second.analyzed, second.unchanged], [5, 0, true], 'every document reused, nothing analyzed');
   t.same(bytesOf(cache), before, 'same bytes');
-  t.same(CONTENT_FILES.map((f) => statSync(join(cache, f)).mtimeMs), mtimes, 'not even rewritten');
+  t.same(contentFiles(cache).map((f) => statSync(join(cache, f)).mtimeMs), mtimes, 'not even rewritten');
   // The stamps are trusted now: a third build reads no source at all. Proved by a file
   // system on which every source read fails (tests run as root, which reads anything).
   const realFs = await import('../../../../lib/core/fs.js');
@@ -163,4 +162,30 @@ t.test('a source unreadable mid-build: a clear io_error, and the old cache intac
   );
   t.same(bytesOf(cache), before, 'the old cache is untouched');
   t.same(readFileSync(join(src, '..', 'cache', 'manifest.json')).length > 0, true);
+});
+
+t.test('docs/engine.md "Packs": a rebuild writes only the packs its changes fall in and links the rest; still a full build\'s bytes', async (t) => {
+  // 400 documents: several packs (a path cuts one in 64 on average).
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 400; i++) files[`doc-${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n\nWords of page ${i}: ${'alpha beta gamma '.repeat(1 + (i % 7))}\n`;
+  const dir = t.testdir({ src: files });
+  const src = join(dir, 'src');
+  const cache = join(dir, 'cache');
+  await build(src, cache, false);
+  const packsBefore = new Map(readdirSync(join(cache, 'packs')).map((n) => [n, statSync(join(cache, 'packs', n)).ino]));
+  t.ok(packsBefore.size >= 3, `several packs (${packsBefore.size})`);
+  appendFileSync(join(src, 'doc-010.md'), 'edited\n');
+  rmSync(join(src, 'doc-200.md'));
+  writeFileSync(join(src, 'doc-300b.md'), '# Added\n\nA new page.\n');
+  const summary = await build(src, cache, true);
+  t.equal(summary.analyzed, 2, 'the edited and the added document analyzed');
+  const other = join(dir, 'full');
+  await build(src, other, false);
+  t.same(bytesOf(cache), bytesOf(other), 'byte for byte a full build');
+  const after = readdirSync(join(cache, 'packs'));
+  const linked = after.filter((n) => packsBefore.get(n) === statSync(join(cache, 'packs', n)).ino);
+  const written = after.filter((n) => !packsBefore.has(n));
+  t.ok(written.length >= 1 && written.length <= 6, `the changes' packs written anew (${written.length})`);
+  t.equal(linked.length + written.length, after.length, 'every other pack is the old file, linked (same inode)');
+  t.ok(linked.length >= after.length - 6, `most packs linked (${linked.length} of ${after.length})`);
 });

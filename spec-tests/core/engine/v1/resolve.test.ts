@@ -234,7 +234,7 @@ t.test('engine.md: order uses the printed binary32 value — binary64 difference
   const raw = rankUnits(index, ['x'], ranking).scores;
   t.ok((raw[0] as number) < (raw[1] as number), 'binary64: a.md scores lower');
   t.equal(Math.fround(raw[0] as number), Math.fround(raw[1] as number), 'binary32: equal');
-  const doc = (path: string) => ({ path, version: versionOf('x'), offset: 0, bytes: 1 });
+  const doc = (path: string) => ({ path, version: versionOf('x'), pack: 0, offset: 0, bytes: 1 });
   const cache: V1Cache = {
     manifest: {
       cacheVersion: versionOf('test'),
@@ -243,7 +243,7 @@ t.test('engine.md: order uses the printed binary32 value — binary64 difference
       createdAt: CREATED_AT,
       sourceRoot: null,
       documents: [doc('a.md'), doc('b.md')],
-      pack: { bytes: 1, sha256: '' },
+      packs: [{ bytes: 1, sha256: '' }],
       index: { bytes: 0, sha256: '' },
     },
     index,

@@ -4,9 +4,9 @@
 // a breakage table over a real format-2 cache, like spec-tests/core/cache/verify.test.ts for
 // v0. For each way to damage the cache, `verify` fails exactly the named checks (exit 5) and
 // `resolve` is cache_invalid (exit 5) — or, where the damage cannot change an answer (an
-// orphan file, a wrong record of the pack's hash), gives exactly the intact cache's answer.
+// orphan file, a pack no longer named by its hash), gives exactly the intact cache's answer.
 import t from 'tap';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveText, verifyText } from '../../../../lib/core/cache/api.js';
 import { V1_CHECK_NAMES, verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
@@ -14,7 +14,7 @@ import { IndexReader } from '../../../../lib/core/index/index-format.js';
 import { run } from '../../../cli/harness.js';
 import { computeCacheVersion } from '../../../../lib/core/engine/v1/manifest.js';
 import type { Json } from '../../../../lib/json.js';
-import { buildV1, manifestOf, sha256, versionOf, type ManifestJson } from './fixture.js';
+import { buildV1, manifestOf, packFile, sha256, versionOf, type ManifestJson } from './fixture.js';
 
 const SOURCES = { 'a.md': 'alpha text here', 'b.md': 'beta text', 'c.md': 'gamma text, gamma', 'd.md': 'alpha text here' };
 const QUERY = 'text'; // every document holds it, so every document is read
@@ -57,6 +57,14 @@ function forgeIndex(c: string, edit: (b: Buffer) => Buffer): void {
   writeFileSync(join(c, 'index.bin'), b);
   editManifest(c, (m) => void (m.files['index.bin'] = { bytes: b.length, sha256: sha256(b) }));
 }
+/** The fixture's one pack (SOURCES fill a single pack: the table test checks that). */
+const pack0 = (c: string): string => packFile(c, manifestOf(c), 0);
+/** Moves pack 0 to the name of another hash and records that hash: the pack is no longer named by its bytes. */
+function misnamePack(c: string): void {
+  const other = sha256('x');
+  renameSync(pack0(c), join(c, 'packs', `${other}.pack`));
+  editManifest(c, (m) => void (m.files.packs[0]!.sha256 = other));
+}
 function flipByte(path: string, at: number): void {
   const b = readFileSync(path);
   b[at] = (b[at] as number) ^ 0x20;
@@ -89,12 +97,15 @@ const config = (edit: (cfg: Record<string, unknown>) => void) => (c: string) =>
 const sub = (key: string, edit: (o: Record<string, unknown>) => void) => (cfg: Record<string, unknown>) => edit(cfg[key] as Record<string, unknown>);
 
 const BREAKAGES: readonly Breakage[] = [
-  // documents.pack
-  { name: 'a byte of documents.pack changed', fails: ['pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(join(c, 'documents.pack'), 17) },
-  { name: 'documents.pack truncated', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => truncateSync(join(c, 'documents.pack'), 20) },
-  { name: 'documents.pack with bytes appended', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => appendFileSync(join(c, 'documents.pack'), 'x') },
-  { name: 'documents.pack deleted', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => rmSync(join(c, 'documents.pack')) },
-  { name: 'documents.pack replaced by a directory', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => { rmSync(join(c, 'documents.pack')); mkdirSync(join(c, 'documents.pack')); } },
+  // packs/
+  { name: 'a byte of a pack changed', fails: ['pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(pack0(c), 17) },
+  { name: 'a pack truncated', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => truncateSync(pack0(c), 20) },
+  { name: 'a pack with bytes appended', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => appendFileSync(pack0(c), 'x') },
+  { name: 'a pack deleted', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => rmSync(pack0(c)) },
+  { name: 'a pack replaced by a directory', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => { const p = pack0(c); rmSync(p); mkdirSync(p); } },
+  { name: 'packs/ replaced by a file', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild', 'no_orphans'], resolve: 'cache_invalid', apply: (c) => { rmSync(join(c, 'packs'), { recursive: true }); writeFileSync(join(c, 'packs'), 'x'); } },
+  { name: 'a stray file in packs/', fails: ['no_orphans'], resolve: 'intact', apply: (c) => writeFileSync(join(c, 'packs', `${sha256('stray')}.pack`), 'stray') },
+  { name: 'a pack renamed to another hash, the manifest recording that hash', fails: ['pack'], resolve: 'intact', apply: misnamePack },
   // index.bin
   { name: 'a byte of index.bin changed', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(join(c, 'index.bin'), 70) },
   { name: 'index.bin truncated', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => truncateSync(join(c, 'index.bin'), 40) },
@@ -120,7 +131,7 @@ const BREAKAGES: readonly Breakage[] = [
   { name: 'a document version edited, cache_version recomputed', fails: ['document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[2]!.version = versionOf('other')), true) },
   { name: 'a document offset moved inside the pack', fails: ['document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[1]!.offset -= 1)) },
   { name: 'a document byte count changed', fails: ['document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[1]!.bytes -= 1)) },
-  { name: 'a document range past the end of the pack', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[2]!.offset += 1000)) },
+  { name: 'a document range past the end of its pack', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[2]!.offset += 1000)) },
   { name: 'a negative offset', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[0]!.offset = -1)) },
   { name: 'two ranges for one content', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => { const d = m.documents[3]!; d.offset = m.documents[1]!.offset; d.bytes = m.documents[0]!.bytes; }) },
   { name: 'document_count wrong', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.document_count = 5)) },
@@ -130,9 +141,12 @@ const BREAKAGES: readonly Breakage[] = [
   { name: 'a document removed (index counts another number)', fails: ['cache_version', 'index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => { m.documents.pop(); m.document_count = 3; }) },
   { name: 'a document removed, cache_version recomputed', fails: ['index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => { m.documents.pop(); m.document_count = 3; }, true) },
   { name: 'files.index.bin sha256 edited', fails: ['index'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.files['index.bin']!.sha256 = sha256('x'))) },
-  { name: 'files.index.bin missing', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void delete m.files['index.bin']) },
-  { name: 'files.documents.pack bytes edited', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.files['documents.pack']!.bytes += 1)) },
-  { name: 'files.documents.pack sha256 edited', fails: ['pack'], resolve: 'intact', apply: (c) => editManifest(c, (m) => void (m.files['documents.pack']!.sha256 = sha256('x'))) },
+  { name: 'files.index.bin missing', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void delete (m.files as Record<string, unknown>)['index.bin']) },
+  { name: 'files.packs[0] bytes edited', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.files.packs[0]!.bytes += 1)) },
+  { name: 'files.packs[0] sha256 edited (the pack is found by it)', fails: ['documents_exist', 'pack', 'document_hashes', 'index_rebuild', 'no_orphans'], resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.files.packs[0]!.sha256 = sha256('x'))) },
+  { name: 'files.packs missing', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void delete (m.files as Record<string, unknown>)['packs']) },
+  { name: 'a pack listed twice', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void m.files.packs.push({ ...m.files.packs[0]! })) },
+  { name: 'a document in a pack not listed', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void (m.documents[1]!.pack = 1)) },
   { name: 'created_at not a string', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void ((m as unknown as Record<string, unknown>)['created_at'] = 0)) },
   { name: 'source_root a number', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void ((m as unknown as Record<string, unknown>)['source_root'] = 1)) },
   // build_config values this engine does not implement (cache_version recomputed, so only the config is wrong)
@@ -196,6 +210,7 @@ t.test('engine.md "What is checked": every breakage fails its checks by name; re
   await buildV1(join(dir, 'src'), join(dir, 'other'), { tokenizer: 'o200k_base' });
   const intactAnswer = resolveText(intact, QUERY, 100000);
   t.equal((JSON.parse(intactAnswer) as { documents: unknown[] }).documents.length, 4, 'the query reads every document');
+  t.equal(manifestOf(intact).files.packs.length, 1, 'the contents fill one pack (the table damages pack 0)');
   for (const [i, b] of BREAKAGES.entries()) {
     const cache = join(dir, `c${i}`);
     cpSync(intact, cache, { recursive: true, verbatimSymlinks: true });
@@ -234,7 +249,7 @@ t.test('a damaged document that a query does not select does not change that que
   await buildV1(join(dir, 'src'), cache);
   const before = resolveText(cache, 'beta', 1000);
   const c = manifestOf(cache).documents.find((d) => d.path === 'c.md')!;
-  flipByte(join(cache, 'documents.pack'), c.offset);
+  flipByte(packFile(cache, manifestOf(cache), c.pack), c.offset);
   t.equal(resolveText(cache, 'beta', 1000), before, 'beta reads b.md only');
   t.throws(() => resolveText(cache, 'gamma', 1000), { code: 'cache_invalid' }, 'gamma reads the damaged c.md');
   t.equal((await verifyV1(cache)).valid, false, 'verify reads everything');
