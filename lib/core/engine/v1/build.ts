@@ -40,7 +40,7 @@ import {
 } from './manifest.js';
 import { packKeys, planPacks } from './packs.js';
 import { PreviousIndex } from './previous.js';
-import { readState, STATE_FILE, stampOf, stateText } from './state.js';
+import { type BuildState, readState, STATE_FILE, type StateHeader, stampOf, stateText } from './state.js';
 
 export interface V1BuildOptions {
   readonly sources: string;
@@ -78,14 +78,48 @@ interface OldCache {
   readonly previous: PreviousIndex;
   readonly oldDocOf: Map<string, number>;
   readonly trustedStamps: Map<string, string>;
-  /** How many stamps its build state held (trusted or not). */
-  readonly stateSize: number;
+  /** Its build state, when that was written for this very manifest. */
+  readonly state: BuildState | null;
   readonly sourceRoot: string | null;
+  readonly manifestSha256: string;
 }
 
-function openOldCache(cache: string, configKey: string): OldCache | null {
+/** The cache's build state (./state.ts), or null. */
+function readStateOf(cache: string): BuildState | null {
   try {
-    const manifest = readManifest(fs.readText(join(cache, MANIFEST_FILE)));
+    const statePath = join(cache, STATE_FILE);
+    const st = fs.statBigOrNull(statePath);
+    return st === null ? null : readState(fs.readText(statePath), st.mtimeNs);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the cache is the one `state` was written with and still whole: its manifest hashes
+ * to the recorded sha256, index.bin to its record, every pack has its recorded size.
+ */
+function stateVouches(cache: string, state: BuildState, configSha256: string, sourceRoot: string | null): boolean {
+  const h = state.header;
+  if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot) return false;
+  try {
+    if (sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) !== h.manifestSha256) return false;
+    const index = fs.readFile(join(cache, INDEX_FILE));
+    if (index.length !== h.index.bytes || sha256Hex(index) !== h.index.sha256) return false;
+    for (const p of h.packs) {
+      const st = fs.statOrNull(join(cache, packPath(p.sha256)));
+      if (st === null || !st.isFile() || st.size !== p.bytes) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function openOldCache(cache: string, configKey: string, state: BuildState | null): OldCache | null {
+  try {
+    const manifestBytes = fs.readFile(join(cache, MANIFEST_FILE));
+    const manifest = readManifest(manifestBytes.toString('utf8'));
     if (Array.isArray(manifest) || canonical(manifest.buildConfig) !== configKey) return null;
     if (computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
     const indexBytes = fs.readFile(join(cache, INDEX_FILE));
@@ -96,16 +130,15 @@ function openOldCache(cache: string, configKey: string): OldCache | null {
     }
     const index = new IndexReader(indexBytes);
     if (index.docCount !== manifest.documents.length) return null;
-    const statePath = join(cache, STATE_FILE);
-    const stateStat = fs.statBigOrNull(statePath);
-    const state = stateStat === null ? { trusted: new Map<string, string>(), size: 0 } : readState(fs.readText(statePath), manifest.cacheVersion, stateStat.mtimeNs);
+    const mine = state !== null && state.header.cacheVersion === manifest.cacheVersion ? state : null;
     return {
       manifest,
       previous: new PreviousIndex(index),
       oldDocOf: new Map(manifest.documents.map((d, i) => [d.path, i])),
-      trustedStamps: state.trusted,
-      stateSize: state.size,
+      trustedStamps: mine?.trusted ?? new Map<string, string>(),
+      state: mine,
       sourceRoot: manifest.sourceRoot,
+      manifestSha256: sha256Hex(manifestBytes),
     };
   } catch {
     return null; // anything unusable: a full build, which is always correct
@@ -121,7 +154,10 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   const report = o.onProgress ?? (() => undefined);
   report({ phase: 'scan', files: 0, filesTotal: 0, bytes: 0 });
   const config = buildConfig(o.options);
-  const old = o.force ? openOldCache(o.cache, canonical(config)) : null;
+  const configKey = canonical(config);
+  const configSha256 = sha256Hex(configKey);
+  const sourceRoot = sourceRootFrom(o.cache, o.sources);
+  const state = o.force ? readStateOf(o.cache) : null;
   const listing = listSources(o.sources, {
     extensions: DEFAULT_EXTENSIONS,
     include: o.options.include,
@@ -133,20 +169,42 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   // Stamps first, before any read: a file changed after its stamp was taken is re-read
   // next time, never trusted with stale contents.
   const stamps = new Map<string, string>();
-  const trusted: Extract<DocumentOrigin, { kind: 'previous' }>[] = [];
-  const items: BatchItem[] = [];
   const base = o.sources.endsWith(sep) ? o.sources : o.sources + sep; // one join, not 10,000
+  const fileOf = (path: string): string => (sep === '/' ? base + path : join(o.sources, path));
+  let allTrusted = state !== null && state.stamps.size === files.length;
   for (const path of files) {
-    const file = sep === '/' ? base + path : join(o.sources, path);
     let st: fs.BigIntStats | null;
     try {
-      st = fs.statBigOrNull(file);
+      st = fs.statBigOrNull(fileOf(path));
     } catch (err) {
       throw fromOsError(err, 'io_error');
     }
     if (st === null) throw new ContextError('io_error', `source file vanished during the build: ${path}`);
     const stamp = stampOf(st);
     stamps.set(path, stamp);
+    if (allTrusted && state?.trusted.get(path) !== stamp) allTrusted = false;
+  }
+  // Nothing changed, by the build state's word (every file a document with a trusted, equal
+  // stamp) and the cache still the one it was written with: leave it, without even parsing
+  // its manifest.
+  if (allTrusted && state !== null && stateVouches(o.cache, state, configSha256, sourceRoot)) {
+    report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: state.header.bytes });
+    return {
+      cacheVersion: state.header.cacheVersion,
+      documentCount: files.length,
+      unitCount: state.header.unitCount,
+      skipped: [...listing.skipped].sort((a, b) => compareBytes(a.path, b.path)),
+      reused: files.length,
+      analyzed: 0,
+      unchanged: true,
+    };
+  }
+
+  const old = o.force ? openOldCache(o.cache, configKey, state) : null;
+  const trusted: Extract<DocumentOrigin, { kind: 'previous' }>[] = [];
+  const items: BatchItem[] = [];
+  for (const path of files) {
+    const stamp = stamps.get(path) as string;
     const oldDoc = old?.oldDocOf.get(path);
     if (old !== null && oldDoc !== undefined && old.trustedStamps.get(path) === stamp) {
       const d = old.manifest.documents[oldDoc] as PackedDocument;
@@ -154,7 +212,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       continue;
     }
     const previousVersion = oldDoc === undefined ? undefined : old?.manifest.documents[oldDoc]?.version;
-    items.push({ path, file, offset: 0, length: -1, ...(previousVersion === undefined ? {} : { previousVersion }) });
+    items.push({ path, file: fileOf(path), offset: 0, length: -1, ...(previousVersion === undefined ? {} : { previousVersion }) });
   }
 
   report({ phase: 'read', files: trusted.length, filesTotal: files.length, bytes: 0 });
@@ -169,7 +227,6 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   ].sort((a, b) => compareBytes(a.path, b.path));
   // The old cache_version was recomputed when it was opened: the same documents, the same version.
   const cacheVersion = old !== null && sameDocuments(listed, old.manifest.documents) ? old.manifest.cacheVersion : computeCacheVersion(config, listed);
-  const sourceRoot = sourceRootFrom(o.cache, o.sources);
   const skipped = [...listing.skipped, ...batches.flatMap((b) => b.documents.filter((d) => d.skip !== null).map((d) => ({ path: d.path, reason: d.skip as string })))];
   skipped.sort((a, b) => compareBytes(a.path, b.path));
   const bytesRead = listed.reduce((n, d) => n + d.bytes, 0);
@@ -189,8 +246,9 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // Same configuration, same documents: the cache already is what a full build would
     // write (bar created_at). Leave it; refresh the stamps so the next build trusts them
     // (unless the state already holds exactly these, all trusted: the steady state).
-    if (!(old.stateSize === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
-      writeStateQuietly(o.cache, cacheVersion, documentStamps);
+    if (!(old.state !== null && old.state.stamps.size === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
+      const m = old.manifest;
+      writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount: old.previous.unitCount, bytes: bytesRead, index: m.index, packs: m.packs }, documentStamps);
     }
     report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesRead });
     return summary(true, old.previous.unitCount);
@@ -257,6 +315,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     return { path: d.path, version: d.version, pack: at.pack, offset: at.offset, bytes: d.bytes };
   });
   const index = corpus.index;
+  const indexRecord = { bytes: index.length, sha256: sha256Hex(index) };
   const manifest = manifestText({
     cacheVersion,
     buildConfig: config,
@@ -264,7 +323,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     sourceRoot,
     documents: packed,
     packs,
-    index: { bytes: index.length, sha256: sha256Hex(index) },
+    index: indexRecord,
   });
   report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesRead });
   writeCacheAtomically(
@@ -277,7 +336,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       }
       fs.writeFile(join(temp, INDEX_FILE), index);
       fs.writeFile(join(temp, MANIFEST_FILE), manifest);
-      fs.writeFile(join(temp, STATE_FILE), stateText(cacheVersion, documentStamps));
+      fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount: corpus.unitCount, bytes: bytesRead, index: indexRecord, packs }, documentStamps));
     },
     o.force, // without --force, a cache another build put there meanwhile is not replaced
   );
@@ -303,9 +362,9 @@ function sameStamps(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, strin
 }
 
 /** The build state is a hint: failing to refresh it costs the next build time, nothing else. */
-function writeStateQuietly(cache: string, cacheVersion: string, stamps: ReadonlyMap<string, string>): void {
+function writeStateQuietly(cache: string, header: StateHeader, stamps: ReadonlyMap<string, string>): void {
   try {
-    fs.replaceFile(join(cache, STATE_FILE), stateText(cacheVersion, stamps));
+    fs.replaceFile(join(cache, STATE_FILE), stateText(header, stamps));
   } catch {
     // e.g. a read-only cache directory: the cache itself is current and intact.
   }

@@ -4,7 +4,9 @@
 // is what makes a rebuild of an unchanged tree cheap; any difference means the file is
 // read and matched by content hash. Like git's index, a stamp taken within RACY_NS of the
 // state file's own write is not trusted (a file changed in the same clock tick as it was
-// read would look unchanged). The state is a hint, never part of the cache's identity:
+// read would look unchanged). It also records what a rebuild that changes nothing needs to
+// know without parsing the manifest (StateHeader). The state is a hint, never part of the
+// cache's identity:
 // it is not hashed, `verify` ignores its contents, and a missing or stale state only
 // makes the next build read more.
 
@@ -18,50 +20,103 @@ export function stampOf(st: BigIntStats): string {
   return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`;
 }
 
-/** Compact JSON {"cache_version":…,"sources":[[path, stamp],…]}, assembled flat (10,000+ entries). */
-export function stateText(cacheVersion: string, stamps: ReadonlyMap<string, string>): string {
+/**
+ * What the state says about the cache it was written with. A rebuild whose every source
+ * has a trusted, unchanged stamp needs nothing else: when manifest.json still hashes to
+ * `manifestSha256`, the state was written with exactly that manifest, so its paths are the
+ * cache's documents; index.bin and the packs are still checked against their records.
+ */
+export interface StateHeader {
+  /** sha256 of the canonical build_config. */
+  readonly configSha256: string;
+  readonly cacheVersion: string;
+  readonly manifestSha256: string;
+  readonly sourceRoot: string | null;
+  readonly unitCount: number;
+  /** Total bytes of the documents. */
+  readonly bytes: number;
+  readonly index: { readonly bytes: number; readonly sha256: string };
+  readonly packs: readonly { readonly bytes: number; readonly sha256: string }[];
+}
+
+/** Compact JSON: the header's fields, then "sources":[[path, stamp],…], assembled flat (10,000+ entries). */
+export function stateText(header: StateHeader, stamps: ReadonlyMap<string, string>): string {
   const parts: string[] = [];
   for (const [path, stamp] of stamps) parts.push(`[${jsonString(path)},${jsonString(stamp)}]`);
-  return `{"cache_version":${jsonString(cacheVersion)},"sources":[${parts.join(',')}]}`;
+  const record = (r: { readonly bytes: number; readonly sha256: string }): string => `{"bytes":${r.bytes},"sha256":${jsonString(r.sha256)}}`;
+  return (
+    `{"config_sha256":${jsonString(header.configSha256)},"cache_version":${jsonString(header.cacheVersion)},` +
+    `"manifest_sha256":${jsonString(header.manifestSha256)},"source_root":${header.sourceRoot === null ? 'null' : jsonString(header.sourceRoot)},` +
+    `"unit_count":${header.unitCount},"bytes":${header.bytes},"index":${record(header.index)},"packs":[${header.packs.map(record).join(',')}],` +
+    `"sources":[${parts.join(',')}]}`
+  );
 }
 
 const STAMP = /^(?:0|[1-9][0-9]*)(?::(?:0|[1-9][0-9]*)){4}$/;
+const HEX = /^[0-9a-f]{64}$/;
 
 /** a < b for canonical decimal strings (no leading zeros), without BigInt per entry. */
 function decimalLess(a: string, b: string): boolean {
   return a.length !== b.length ? a.length < b.length : a < b;
 }
 
-/**
- * The trusted stamps of a state file written for `cacheVersion` (its own mtime in ns is
- * `writtenNs`), and how many stamps it held; none when it belongs to another cache or does
- * not parse.
- */
-export function readState(text: string, cacheVersion: string, writtenNs: bigint): { trusted: Map<string, string>; size: number } {
-  const trusted = new Map<string, string>();
-  const none = { trusted, size: 0 };
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isRecord = (v: unknown): v is { bytes: number; sha256: string } =>
+  typeof v === 'object' && v !== null && isCount((v as Record<string, unknown>)['bytes']) && typeof (v as Record<string, unknown>)['sha256'] === 'string' && HEX.test((v as Record<string, string>)['sha256'] as string);
+
+export interface BuildState {
+  readonly header: StateHeader;
+  /** Every recorded stamp, by path. */
+  readonly stamps: Map<string, string>;
+  /** The stamps old enough to trust (git's racy rule), by path. */
+  readonly trusted: Map<string, string>;
+}
+
+/** The state file's contents (its own mtime in ns is `writtenNs`), or null when it does not parse as one. */
+export function readState(text: string, writtenNs: bigint): BuildState | null {
   let value: unknown;
   try {
     value = JSON.parse(text); // a hint, never output: the plain parser is enough, and fast
   } catch {
-    return none;
+    return null;
   }
-  if (typeof value !== 'object' || value === null || (value as Record<string, unknown>)['cache_version'] !== cacheVersion) return none;
-  const sources = (value as Record<string, unknown>)['sources'];
-  if (!Array.isArray(sources)) return none;
-  // Trusted: modified and changed before writtenNs - RACY_NS (git's racy rule).
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const sources = v['sources'];
+  const packs = v['packs'];
+  const sourceRoot = v['source_root'];
+  if (
+    typeof v['config_sha256'] !== 'string' || typeof v['cache_version'] !== 'string' || typeof v['manifest_sha256'] !== 'string' ||
+    (sourceRoot !== null && typeof sourceRoot !== 'string') || !isCount(v['unit_count']) || !isCount(v['bytes']) ||
+    !isRecord(v['index']) || !Array.isArray(packs) || !packs.every(isRecord) || !Array.isArray(sources)
+  ) {
+    return null;
+  }
+  const header: StateHeader = {
+    configSha256: v['config_sha256'],
+    cacheVersion: v['cache_version'],
+    manifestSha256: v['manifest_sha256'],
+    sourceRoot,
+    unitCount: v['unit_count'],
+    bytes: v['bytes'],
+    index: v['index'],
+    packs,
+  };
+  const stamps = new Map<string, string>();
+  const trusted = new Map<string, string>();
+  // Trusted: modified and changed before writtenNs - RACY_NS.
   const limit = writtenNs - RACY_NS;
-  if (limit <= 0n) return { trusted, size: sources.length };
-  const bound = limit.toString();
+  const bound = limit > 0n ? limit.toString() : null;
   for (const entry of sources as unknown[]) {
-    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') continue;
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') return null;
     const stamp = entry[1];
-    if (!STAMP.test(stamp)) continue;
+    if (!STAMP.test(stamp) || stamps.has(entry[0])) return null;
+    stamps.set(entry[0], stamp);
+    if (bound === null) continue;
     const a = stamp.indexOf(':');
     const b = stamp.indexOf(':', a + 1);
     const c = stamp.indexOf(':', b + 1);
-    if (!decimalLess(stamp.slice(a + 1, b), bound) || !decimalLess(stamp.slice(b + 1, c), bound)) continue; // racy: re-read
-    trusted.set(entry[0], stamp);
+    if (decimalLess(stamp.slice(a + 1, b), bound) && decimalLess(stamp.slice(b + 1, c), bound)) trusted.set(entry[0], stamp);
   }
-  return { trusted, size: sources.length };
+  return { header, stamps, trusted };
 }

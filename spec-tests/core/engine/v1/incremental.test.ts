@@ -189,3 +189,27 @@ t.test('docs/engine.md "Packs": a rebuild writes only the packs its changes fall
   t.equal(linked.length + written.length, after.length, 'every other pack is the old file, linked (same inode)');
   t.ok(linked.length >= after.length - 6, `most packs linked (${linked.length} of ${after.length})`);
 });
+
+t.test('docs/engine.md "Rebuilding": with every stamp trusted, a rebuild that changes nothing does not even parse the manifest; a manifest edited since is noticed', async (t) => {
+  const { src, cache } = await fixture(t);
+  age(src, Object.keys(DOCS));
+  await sleep(2100); // the stamps age past the racy window before the build that records them
+  await build(src, cache, false);
+  await sleep(2100); // and the state file's own write ages too
+  const manifestJs = await import('../../../../lib/core/engine/v1/manifest.js');
+  let parsed = 0;
+  const counting = { ...manifestJs, readManifest: (...a: Parameters<typeof manifestJs.readManifest>) => (parsed++, manifestJs.readManifest(...a)) };
+  const mocked = await t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
+    '../../../../lib/core/engine/v1/manifest.js': counting,
+  });
+  const opts = { sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] } };
+  const quick = await mocked.buildCacheV1(opts);
+  t.same([quick.unchanged, quick.reused, quick.analyzed, parsed], [true, 5, 0, 0], 'unchanged, and the manifest never parsed');
+  const full = await build(src, join(src, '..', 'full'), false);
+  t.same([quick.cacheVersion, quick.documentCount, quick.unitCount], [full.cacheVersion, full.documentCount, full.unitCount], 'the summary a full build gives');
+  // The state vouches only for the manifest it was written with.
+  const path = join(cache, 'manifest.json');
+  writeFileSync(path, readFileSync(path, 'utf8').replace(CREATED_AT, '2030-01-01T00:00:00Z'));
+  const checked = await mocked.buildCacheV1(opts);
+  t.same([checked.unchanged, parsed > 0], [true, true], 'an edited manifest is parsed and checked (and still current)');
+});
