@@ -10,6 +10,9 @@ export class IndexFormatError extends Error {
   }
 }
 
+/** Whether typed arrays on this machine are little-endian (index.bin is). */
+export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** A growable byte buffer. */
 export class ByteWriter {
   private buf: Uint8Array;
@@ -69,6 +72,15 @@ export class ByteWriter {
     this.room(data.length);
     this.buf.set(data, this.length);
     this.length += data.length;
+  }
+
+  /** Each value of `values` as a little-endian u32 (a block copy on a little-endian host). */
+  u32s(values: Uint32Array): void {
+    if (LITTLE_ENDIAN_HOST) {
+      this.bytes(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      return;
+    }
+    for (let k = 0; k < values.length; k++) this.u32(values[k] as number);
   }
 
   /** src[start, end): a byte loop for the few bytes of a posting, a block copy otherwise. */

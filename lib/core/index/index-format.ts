@@ -17,7 +17,7 @@
 // access, so damaged bytes raise IndexFormatError rather than yield wrong numbers; the
 // cache's manifest also records the file's sha256, checked before the reader runs.
 
-import { ByteReader, ByteWriter, IndexFormatError } from './bytes.js';
+import { ByteReader, ByteWriter, IndexFormatError, LITTLE_ENDIAN_HOST } from './bytes.js';
 
 export const INDEX_MAGIC = 'CTXINDEX';
 export const INDEX_FORMAT = 1;
@@ -71,7 +71,7 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const MAGIC_BYTES = utf8.encode(INDEX_MAGIC);
 
 /** A section: its u32 byte length, its bytes, zero padding to a multiple of 4. */
-export function section(out: ByteWriter, body: ByteWriter): void {
+function section(out: ByteWriter, body: ByteWriter): void {
   out.u32(body.length);
   out.bytes(body.view8());
   out.align();
@@ -254,10 +254,11 @@ export class IndexReader {
    */
   firstUnits(): Uint32Array {
     const first = new Uint32Array(this.docCount + 1);
+    const { table, unitWords } = this;
     let u = 0;
     for (let d = 0; d < this.docCount; d++) {
       first[d] = u;
-      while (u < this.unitCount && this.unitDoc(u) === d) u++;
+      while (u < this.unitCount && table[u * unitWords] === d) u++;
     }
     first[this.docCount] = u;
     return first;
@@ -374,8 +375,6 @@ export function compareU8(a: Uint8Array, b: Uint8Array): number {
   }
   return a.length - b.length;
 }
-
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** `count` little-endian u32 values from the reader, as an aligned native array. */
 function u32s(r: ByteReader, count: number, what: string): Uint32Array {
