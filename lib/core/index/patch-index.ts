@@ -9,9 +9,8 @@
 // encodeIndex wrote: its varints are minimal and its dictionary sorted, which is what lets
 // stored bytes be copied instead of decoded and encoded again.
 
-import { compareBytes } from '../../json.js';
 import { ByteWriter, IndexFormatError } from './bytes.js';
-import type { UnitInput } from './build-index.js';
+import { sortedTerms, type UnitInput } from './build-index.js';
 import { compareU8, headerSize, sectionSize, writeHeader, writePosting, writeString, type IndexReader } from './index-format.js';
 
 /** A document of the new index, in document order. */
@@ -361,30 +360,10 @@ export function patchIndex(old: IndexReader, docs: readonly PatchDoc[], fieldCou
 
   // The fresh units' terms: distinct strings, sorted as buildIndexData sorts them, each with
   // its place in the old dictionary; their postings grouped by term, in unit order.
-  const termOf = new Map<string, number>();
-  const freshTerms: string[] = [];
-  const maps = new Map<readonly string[], Int32Array>();
+  const { terms: freshTerms, ranks: maps } = sortedTerms(inputs);
   let freshPostings = 0;
-  for (const u of inputs) {
-    let map = maps.get(u.dictionary);
-    if (map === undefined) maps.set(u.dictionary, (map = new Int32Array(u.dictionary.length).fill(-1)));
-    for (const local of u.terms.termIds) {
-      freshPostings++;
-      if ((map[local] as number) >= 0) continue;
-      const term = u.dictionary[local] as string;
-      let id = termOf.get(term);
-      if (id === undefined) {
-        id = freshTerms.length;
-        freshTerms.push(term);
-        termOf.set(term, id);
-      }
-      map[local] = id;
-    }
-  }
-  const order = freshTerms.map((_, i) => i).sort((a, b) => compareBytes(freshTerms[a] as string, freshTerms[b] as string));
-  const rank = new Int32Array(freshTerms.length);
-  order.forEach((id, r) => (rank[id] = r));
-  const freshBytes = order.map((id) => utf8.encode(freshTerms[id] as string));
+  for (const u of inputs) freshPostings += u.terms.termIds.length;
+  const freshBytes = freshTerms.map((term) => utf8.encode(term));
   /** Per fresh term (by rank): the old term it equals, else ~(index of the first greater old term). */
   const place = new Int32Array(freshBytes.length);
   let lo = 0;
@@ -402,7 +381,7 @@ export function patchIndex(old: IndexReader, docs: readonly PatchDoc[], fieldCou
   for (const u of inputs) {
     const map = maps.get(u.dictionary) as Int32Array;
     for (const local of u.terms.termIds) {
-      const r = rank[map[local] as number] as number;
+      const r = map[local] as number;
       postStart[r + 1] = (postStart[r + 1] as number) + 1;
     }
   }
@@ -413,7 +392,7 @@ export function patchIndex(old: IndexReader, docs: readonly PatchDoc[], fieldCou
     const map = maps.get(u.dictionary) as Int32Array;
     const ids = u.terms.termIds;
     for (let k = 0; k < ids.length; k++) {
-      const r = rank[map[ids[k] as number] as number] as number;
+      const r = map[ids[k] as number] as number;
       const at = filled[r] as number;
       fresh.unit[at] = freshUnit[i] as number;
       fresh.input[at] = i;
