@@ -13,7 +13,11 @@ export interface UnitInput extends Omit<IndexUnit, 'lengths'> {
   readonly dictionary: readonly string[];
 }
 
-export function buildIndexData(docCount: number, fieldCount: number, units: readonly UnitInput[]): IndexData {
+/**
+ * The distinct terms of `units`, sorted by UTF-8 byte order, and per dictionary (counter)
+ * the map from its local term ids to their index in that order (-1: not used by a unit).
+ */
+export function sortedTerms(units: readonly UnitInput[]): { terms: string[]; ranks: Map<readonly string[], Int32Array> } {
   // Local ids -> global ids, per dictionary (a few per build).
   const globalIds = new Map<string, number>();
   const terms: string[] = [];
@@ -40,13 +44,17 @@ export function buildIndexData(docCount: number, fieldCount: number, units: read
   const order = terms.map((_, i) => i).sort((a, b) => compareBytes(terms[a] as string, terms[b] as string));
   const rank = new Int32Array(terms.length);
   order.forEach((id, r) => (rank[id] = r));
-  const sortedTerms = order.map((id) => terms[id] as string);
+  for (const map of maps.values()) for (let k = 0; k < map.length; k++) if ((map[k] as number) >= 0) map[k] = rank[map[k] as number] as number;
+  return { terms: order.map((id) => terms[id] as string), ranks: maps };
+}
 
+export function buildIndexData(docCount: number, fieldCount: number, units: readonly UnitInput[]): IndexData {
+  const { terms, ranks: maps } = sortedTerms(units);
   const counts = new Uint32Array(terms.length);
   for (const u of units) {
     const map = maps.get(u.dictionary) as Int32Array;
     for (const local of u.terms.termIds) {
-      const t = rank[map[local] as number] as number;
+      const t = map[local] as number;
       counts[t] = (counts[t] as number) + 1;
     }
   }
@@ -57,7 +65,7 @@ export function buildIndexData(docCount: number, fieldCount: number, units: read
     const map = maps.get(u.dictionary) as Int32Array;
     const { termIds, tfs } = u.terms;
     for (let k = 0; k < termIds.length; k++) {
-      const t = rank[map[termIds[k] as number] as number] as number;
+      const t = map[termIds[k] as number] as number;
       const at = filled[t] as number;
       (postingUnits[t] as Uint32Array)[at] = unitNo;
       (postingTfs[t] as Uint32Array).set(tfs.subarray(k * fieldCount, (k + 1) * fieldCount), at * fieldCount);
@@ -75,5 +83,5 @@ export function buildIndexData(docCount: number, fieldCount: number, units: read
     slug: u.slug,
     trail: u.trail,
   }));
-  return { docCount, fieldCount, units: indexUnits, terms: sortedTerms, postings };
+  return { docCount, fieldCount, units: indexUnits, terms, postings };
 }

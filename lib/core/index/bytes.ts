@@ -10,11 +10,20 @@ export class IndexFormatError extends Error {
   }
 }
 
+/** Whether typed arrays on this machine are little-endian (index.bin is). */
+export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** A growable byte buffer. */
 export class ByteWriter {
-  private buf: Uint8Array = new Uint8Array(1 << 16);
-  private view = new DataView(this.buf.buffer);
+  private buf: Uint8Array;
+  private view: DataView;
   length = 0;
+
+  /** `capacity`: bytes to allocate up front (it grows as needed either way). */
+  constructor(capacity = 1 << 16) {
+    this.buf = new Uint8Array(Math.max(capacity, 16));
+    this.view = new DataView(this.buf.buffer);
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -25,6 +34,18 @@ export class ByteWriter {
   }
 
   varint(value: number): void {
+    if (value >>> 0 === value) {
+      // u32 (every count and offset of the index): shifts instead of division.
+      this.room(5);
+      const buf = this.buf;
+      let v = value;
+      while (v >= 0x80) {
+        buf[this.length++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      buf[this.length++] = v;
+      return;
+    }
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`varint out of range: ${value}`);
     this.room(8);
     let v = value;
@@ -51,6 +72,28 @@ export class ByteWriter {
     this.room(data.length);
     this.buf.set(data, this.length);
     this.length += data.length;
+  }
+
+  /** Each value of `values` as a little-endian u32 (a block copy on a little-endian host). */
+  u32s(values: Uint32Array): void {
+    if (LITTLE_ENDIAN_HOST) {
+      this.bytes(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      return;
+    }
+    for (let k = 0; k < values.length; k++) this.u32(values[k] as number);
+  }
+
+  /** src[start, end): a byte loop for the few bytes of a posting, a block copy otherwise. */
+  range(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.room(n);
+    if (n > 32) this.buf.set(src.subarray(start, end), this.length);
+    else {
+      const buf = this.buf;
+      let at = this.length;
+      for (let i = start; i < end; i++) buf[at++] = src[i] as number;
+    }
+    this.length += n;
   }
 
   /** Zero bytes up to the next multiple of 4. */

@@ -17,7 +17,7 @@
 // access, so damaged bytes raise IndexFormatError rather than yield wrong numbers; the
 // cache's manifest also records the file's sha256, checked before the reader runs.
 
-import { ByteReader, ByteWriter, IndexFormatError } from './bytes.js';
+import { ByteReader, ByteWriter, IndexFormatError, LITTLE_ENDIAN_HOST } from './bytes.js';
 
 export const INDEX_MAGIC = 'CTXINDEX';
 export const INDEX_FORMAT = 1;
@@ -41,6 +41,21 @@ export interface IndexPostings {
   readonly tfs: Uint32Array;
 }
 
+/** The sections of index.bin as stored, without copies (for lib/core/index/patch-index.ts). */
+export interface IndexSections {
+  /** 5 + fieldCount u32 per unit: doc, start, end, tokens, words, field lengths. */
+  readonly table: Uint32Array;
+  /** units + 1 offsets into `strings`. */
+  readonly stringOffsets: Uint32Array;
+  readonly strings: Uint8Array;
+  /** terms + 1 offsets into `termBlob`. */
+  readonly termOffsets: Uint32Array;
+  readonly termBlob: Uint8Array;
+  /** Postings offset and count per term. */
+  readonly stats: Uint32Array;
+  readonly postings: Uint8Array;
+}
+
 export interface IndexData {
   readonly docCount: number;
   readonly fieldCount: number;
@@ -55,29 +70,63 @@ const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const MAGIC_BYTES = utf8.encode(INDEX_MAGIC);
 
+/** A section: its u32 byte length, its bytes, zero padding to a multiple of 4. */
 function section(out: ByteWriter, body: ByteWriter): void {
   out.u32(body.length);
   out.bytes(body.view8());
   out.align();
 }
 
-function writeString(w: ByteWriter, s: string): void {
+/** Bytes `section` writes for a body of `length` bytes. */
+export function sectionSize(length: number): number {
+  return 4 + length + ((4 - (length % 4)) % 4);
+}
+
+/** A varint-prefixed UTF-8 string (a slug or heading in the strings section). */
+export function writeString(w: ByteWriter, s: string): void {
   const b = utf8.encode(s);
   w.varint(b.length);
   w.bytes(b);
+}
+
+/** Bytes of the header of an index with `fieldCount` fields. */
+export function headerSize(fieldCount: number): number {
+  return MAGIC_BYTES.length + 6 * 4 + 8 * fieldCount;
+}
+
+/** The header: magic, format, counts, and the sum over units of each field's length. */
+export function writeHeader(out: ByteWriter, docCount: number, unitCount: number, termCount: number, lengthSums: readonly number[]): void {
+  out.bytes(MAGIC_BYTES);
+  for (const v of [INDEX_FORMAT, docCount, unitCount, termCount, lengthSums.length, 0]) out.u32(v);
+  for (const sum of lengthSums) out.f64(sum);
+}
+
+/**
+ * One posting: the unit's delta from the previous posting's unit, the mask of fields with a
+ * nonzero frequency, those frequencies (tfs[at + f], f < fieldCount).
+ */
+export function writePosting(w: ByteWriter, unitDelta: number, tfs: Uint32Array, at: number, fieldCount: number): void {
+  w.varint(unitDelta);
+  let mask = 0;
+  for (let f = 0; f < fieldCount; f++) if ((tfs[at + f] as number) > 0) mask |= 1 << f;
+  w.varint(mask);
+  for (let f = 0; f < fieldCount; f++) {
+    const tf = tfs[at + f] as number;
+    if (tf > 0) w.varint(tf);
+  }
 }
 
 /** The index.bin bytes of `data`. */
 export function encodeIndex(data: IndexData): Uint8Array {
   const { units, terms, postings, fieldCount } = data;
   const out = new ByteWriter();
-  out.bytes(utf8.encode(INDEX_MAGIC));
-  for (const v of [INDEX_FORMAT, data.docCount, units.length, terms.length, fieldCount, 0]) out.u32(v);
+  const sums: number[] = [];
   for (let f = 0; f < fieldCount; f++) {
     let sum = 0;
     for (const u of units) sum += u.lengths[f] as number;
-    out.f64(sum);
+    sums.push(sum);
   }
+  writeHeader(out, data.docCount, units.length, terms.length, sums);
 
   const table = new ByteWriter();
   for (const u of units) {
@@ -116,15 +165,8 @@ export function encodeIndex(data: IndexData): Uint8Array {
     let prev = 0;
     for (let k = 0; k < p.units.length; k++) {
       const unit = p.units[k] as number;
-      post.varint(unit - prev);
+      writePosting(post, unit - prev, p.tfs, k * fieldCount, fieldCount);
       prev = unit;
-      let mask = 0;
-      for (let f = 0; f < fieldCount; f++) if ((p.tfs[k * fieldCount + f] as number) > 0) mask |= 1 << f;
-      post.varint(mask);
-      for (let f = 0; f < fieldCount; f++) {
-        const tf = p.tfs[k * fieldCount + f] as number;
-        if (tf > 0) post.varint(tf);
-      }
     }
   });
   section(out, stats);
@@ -189,8 +231,37 @@ export class IndexReader {
     }
   }
 
+  /** The stored sections as they are (views, not copies; not to be written to). */
+  sections(): IndexSections {
+    return {
+      table: this.table,
+      stringOffsets: this.stringOffsets,
+      strings: this.strings,
+      termOffsets: this.termOffsets,
+      termBlob: this.termBlob,
+      stats: this.stats,
+      postings: this.postingBytes,
+    };
+  }
+
   private get unitWords(): number {
     return 5 + this.fieldCount;
+  }
+
+  /**
+   * First unit of each document (and the unit count at the end): units are stored in
+   * document order, each document's units contiguous.
+   */
+  firstUnits(): Uint32Array {
+    const first = new Uint32Array(this.docCount + 1);
+    const { table, unitWords } = this;
+    let u = 0;
+    for (let d = 0; d < this.docCount; d++) {
+      first[d] = u;
+      while (u < this.unitCount && table[u * unitWords] === d) u++;
+    }
+    first[this.docCount] = u;
+    return first;
   }
 
   unitDoc(u: number): number {
@@ -295,7 +366,8 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
-function compareU8(a: Uint8Array, b: Uint8Array): number {
+/** Byte-order comparison of two byte strings (the dictionary's order). */
+export function compareU8(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const d = (a[i] as number) - (b[i] as number);
@@ -303,8 +375,6 @@ function compareU8(a: Uint8Array, b: Uint8Array): number {
   }
   return a.length - b.length;
 }
-
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** `count` little-endian u32 values from the reader, as an aligned native array. */
 function u32s(r: ByteReader, count: number, what: string): Uint32Array {

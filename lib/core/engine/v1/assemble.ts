@@ -1,12 +1,14 @@
 // Puts a build's documents together: in path order, each from an analyzed batch or, in an
 // incremental build, from the cache being replaced (a file whose stat stamp is unchanged,
 // or whose bytes still hash to its old version); files that cannot be documents are set
-// aside with their reason; index.bin is encoded from all their units.
+// aside with their reason; index.bin is encoded from all their units, or, in an incremental
+// build, patched from the old index.bin (lib/core/index/patch-index.ts: the same bytes).
 
 import { compareBytes } from '../../../json.js';
 import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { buildIndexData, type UnitInput } from '../../index/build-index.js';
 import { encodeIndex } from '../../index/index-format.js';
+import { patchIndex, type PatchDoc } from '../../index/patch-index.js';
 import type { SkippedSource } from '../../sources/walk.js';
 import { unitTerms, type BatchResult } from './batch.js';
 import type { PreviousIndex } from './previous.js';
@@ -58,7 +60,8 @@ export function assemble(batches: readonly BatchResult[], reuse: Reuse | null = 
   const trusted = reuse?.trusted ?? [];
   const documents: AssembledDocument[] = [];
   const skipped: SkippedSource[] = [];
-  const units: UnitInput[] = [];
+  /** Per document, in order: its units, fresh from a batch or kept from the old index. */
+  const parts: PatchDoc[] = [];
   const unitsOfBatchDoc = new Map<string, UnitInput[]>();
   batches.forEach((batch, b) => {
     for (const u of batch.units) {
@@ -75,9 +78,8 @@ export function assemble(batches: readonly BatchResult[], reuse: Reuse | null = 
     const a = fromBatches[i];
     const t = trusted[j];
     if (t !== undefined && (a === undefined || compareBytes(t.path, a.path) < 0)) {
-      const doc = documents.length;
       documents.push({ path: t.path, version: t.version, bytes: t.bytes, origin: t, contentOffset: 0 });
-      units.push(...(reuse as Reuse).previous.unitsOf(t.oldDoc, doc));
+      parts.push({ kind: 'old', oldDoc: t.oldDoc });
       j++;
       continue;
     }
@@ -88,14 +90,34 @@ export function assemble(batches: readonly BatchResult[], reuse: Reuse | null = 
       skipped.push({ path: d.path, reason: d.skip });
       continue;
     }
-    const doc = documents.length;
     documents.push({ path, version: d.version, bytes: d.bytes, origin, contentOffset: offset });
-    if (d.unchanged && reuse !== null) {
-      units.push(...reuse.previous.unitsOf(reuse.oldDocOf.get(path) as number, doc));
-    } else {
-      for (const u of unitsOfBatchDoc.get(`${origin.batch}:${origin.doc}`) ?? []) units.push({ ...u, doc });
-    }
+    if (d.unchanged && reuse !== null) parts.push({ kind: 'old', oldDoc: reuse.oldDocOf.get(path) as number });
+    else parts.push({ kind: 'new', units: unitsOfBatchDoc.get(`${origin.batch}:${origin.doc}`) ?? [] });
   }
+  let unitCount = 0;
+  for (const p of parts) unitCount += p.kind === 'old' ? (reuse as Reuse).previous.unitCountOf(p.oldDoc) : p.units.length;
+  // Old documents come in path order, which is their old order (the old manifest is sorted
+  // by path): patchIndex renumbers the old index's units and postings instead of decoding
+  // and encoding them again, and writes the same bytes as the full path below.
+  if (reuse !== null && ascendingOldDocs(parts)) {
+    return { documents, skipped, index: patchIndex(reuse.previous.index, parts, FIELD_COUNT), unitCount };
+  }
+  const units: UnitInput[] = [];
+  parts.forEach((p, doc) => {
+    if (p.kind === 'old') units.push(...(reuse as Reuse).previous.unitsOf(p.oldDoc, doc));
+    else for (const u of p.units) units.push({ ...u, doc });
+  });
   const index = encodeIndex(buildIndexData(documents.length, FIELD_COUNT, units));
-  return { documents, skipped, index, unitCount: units.length };
+  return { documents, skipped, index, unitCount };
+}
+
+/** Whether each old document is listed once, in ascending order (what patchIndex takes). */
+function ascendingOldDocs(parts: readonly PatchDoc[]): boolean {
+  let last = -1;
+  for (const p of parts) {
+    if (p.kind !== 'old') continue;
+    if (p.oldDoc <= last) return false;
+    last = p.oldDoc;
+  }
+  return true;
 }

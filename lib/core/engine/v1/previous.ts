@@ -8,25 +8,24 @@ import type { IndexReader } from '../../index/index-format.js';
 import type { UnitInput } from '../../index/build-index.js';
 
 export class PreviousIndex {
-  private readonly index: IndexReader;
+  /** The old index.bin, read. */
+  readonly index: IndexReader;
   /** First unit of each old document (and the unit count at the end). */
   private readonly firstUnit: Uint32Array;
   private inverted: { dictionary: string[]; offsets: Uint32Array; termIds: Uint32Array; tfs: Uint32Array } | null = null;
 
   constructor(index: IndexReader) {
     this.index = index;
-    const first = new Uint32Array(index.docCount + 1);
-    let u = 0;
-    for (let d = 0; d < index.docCount; d++) {
-      first[d] = u;
-      while (u < index.unitCount && index.unitDoc(u) === d) u++;
-    }
-    first[index.docCount] = u;
-    this.firstUnit = first;
+    this.firstUnit = index.firstUnits();
   }
 
   get unitCount(): number {
     return this.index.unitCount;
+  }
+
+  /** How many units old document `oldDoc` has. */
+  unitCountOf(oldDoc: number): number {
+    return (this.firstUnit[oldDoc + 1] as number) - (this.firstUnit[oldDoc] as number);
   }
 
   /** The units of old document `oldDoc`, renumbered as document `doc` of the new cache. */
