@@ -119,9 +119,13 @@ function stateVouches(cache: string, state: BuildState, configSha256: string, so
 function openOldCache(cache: string, configKey: string, state: BuildState | null): OldCache | null {
   try {
     const manifestBytes = fs.readFile(join(cache, MANIFEST_FILE));
+    const manifestSha256 = sha256Hex(manifestBytes);
     const manifest = readManifest(manifestBytes.toString('utf8'));
     if (Array.isArray(manifest) || canonical(manifest.buildConfig) !== configKey) return null;
-    if (computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
+    // A manifest byte-identical to the one the build state was written with had its
+    // cache_version computed by that build: recomputing it proves nothing new.
+    const vouched = state !== null && state.header.manifestSha256 === manifestSha256 && state.header.cacheVersion === manifest.cacheVersion;
+    if (!vouched && computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
     const indexBytes = fs.readFile(join(cache, INDEX_FILE));
     if (indexBytes.length !== manifest.index.bytes || sha256Hex(indexBytes) !== manifest.index.sha256) return null;
     for (const p of manifest.packs) {
@@ -138,7 +142,7 @@ function openOldCache(cache: string, configKey: string, state: BuildState | null
       trustedStamps: mine?.trusted ?? new Map<string, string>(),
       state: mine,
       sourceRoot: manifest.sourceRoot,
-      manifestSha256: sha256Hex(manifestBytes),
+      manifestSha256,
     };
   } catch {
     return null; // anything unusable: a full build, which is always correct
