@@ -26,34 +26,6 @@ export function replaceFile(path: string, data: string | Uint8Array): void {
     throw err;
   }
 }
-/** Writes a new file from `chunks` in order (no concatenated copy); fails with EEXIST like createFile. */
-export function createFileFromChunks(path: string, chunks: readonly Uint8Array[]): void {
-  const fd = fs.openSync(path, 'wx');
-  try {
-    // writev takes at most IOV_MAX (1024 on Linux) buffers a call, and may write short.
-    for (let i = 0; i < chunks.length; i += 512) {
-      const group = chunks.slice(i, i + 512);
-      let left = group.reduce((n, c) => n + c.length, 0);
-      let parts = group;
-      while (left > 0) {
-        let n = fs.writevSync(fd, parts as Uint8Array[]);
-        left -= n;
-        while (left > 0 && n > 0) {
-          const first = parts[0] as Uint8Array;
-          if (n >= first.length) {
-            n -= first.length;
-            parts = parts.slice(1);
-          } else {
-            parts = [first.subarray(n), ...parts.slice(1)];
-            n = 0;
-          }
-        }
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 /** A second name for an existing file (a hard link); copies it where links are refused. */
 export function linkOrCopy(from: string, to: string): void {
   try {

@@ -6,13 +6,6 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The hex sha256 of the concatenation of `chunks` (never concatenated in memory). */
-export function sha256HexOfChunks(chunks: readonly Uint8Array[]): string {
-  const h = createHash('sha256');
-  for (const c of chunks) h.update(c);
-  return h.digest('hex');
-}
-
 /** `"sha256:" + hex(sha256(bytes))` (document_model.md "Versioning"). */
 export function versionOf(data: string | Uint8Array): string {
   return 'sha256:' + sha256Hex(data);

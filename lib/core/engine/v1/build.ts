@@ -20,7 +20,7 @@ import { ContextError, fromOsError } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../cache/staging.js';
 import type { ProgressListener } from '../../cache/progress.js';
 import * as fs from '../../fs.js';
-import { sha256Hex, sha256HexOfChunks, versionOf } from '../../hash.js';
+import { sha256Hex, versionOf } from '../../hash.js';
 import { IndexReader } from '../../index/index-format.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
 import type { DocumentOrigin, Reuse } from './assemble.js';
@@ -103,17 +103,25 @@ function stateVouches(cache: string, state: BuildState, configSha256: string, so
   const h = state.header;
   if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot) return false;
   try {
-    if (sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) !== h.manifestSha256) return false;
-    const index = fs.readFile(join(cache, INDEX_FILE));
-    if (index.length !== h.index.bytes || sha256Hex(index) !== h.index.sha256) return false;
-    for (const p of h.packs) {
-      const st = fs.statOrNull(join(cache, packPath(p.sha256)));
-      if (st === null || !st.isFile() || st.size !== p.bytes) return false;
-    }
-    return true;
+    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && indexAndPacksMatch(cache, h.index, h.packs) !== null;
   } catch {
     return false;
   }
+}
+
+/**
+ * index.bin's bytes when it has the recorded size and sha256 and every pack is a regular
+ * file of its recorded size; null otherwise (packs are checked by size: their contents are
+ * hashed when read). Throws only what the file system throws.
+ */
+function indexAndPacksMatch(cache: string, index: FileRecord, packs: readonly FileRecord[]): Buffer | null {
+  const bytes = fs.readFile(join(cache, INDEX_FILE));
+  if (bytes.length !== index.bytes || sha256Hex(bytes) !== index.sha256) return null;
+  for (const p of packs) {
+    const st = fs.statOrNull(join(cache, packPath(p.sha256)));
+    if (st === null || !st.isFile() || st.size !== p.bytes) return null;
+  }
+  return bytes;
 }
 
 function openOldCache(cache: string, configKey: string, state: BuildState | null): OldCache | null {
@@ -126,12 +134,8 @@ function openOldCache(cache: string, configKey: string, state: BuildState | null
     // cache_version computed by that build: recomputing it proves nothing new.
     const vouched = state !== null && state.header.manifestSha256 === manifestSha256 && state.header.cacheVersion === manifest.cacheVersion;
     if (!vouched && computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
-    const indexBytes = fs.readFile(join(cache, INDEX_FILE));
-    if (indexBytes.length !== manifest.index.bytes || sha256Hex(indexBytes) !== manifest.index.sha256) return null;
-    for (const p of manifest.packs) {
-      const st = fs.statOrNull(join(cache, packPath(p.sha256)));
-      if (st === null || !st.isFile() || st.size !== p.bytes) return null;
-    }
+    const indexBytes = indexAndPacksMatch(cache, manifest.index, manifest.packs);
+    if (indexBytes === null) return null;
     const index = new IndexReader(indexBytes);
     if (index.docCount !== manifest.documents.length) return null;
     const mine = state !== null && state.header.cacheVersion === manifest.cacheVersion ? state : null;
@@ -288,13 +292,14 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     return bytes;
   };
   const packs: FileRecord[] = [];
-  const packWrites: { readonly name: string; readonly link: boolean; readonly chunks: readonly Uint8Array[] }[] = [];
+  /** Each pack of the new cache: its bytes, or null for a pack linked from the old cache. */
+  const packWrites: { readonly name: string; readonly bytes: Buffer | null }[] = [];
   try {
     for (const p of plan.packs) {
       const same = oldPacks.get(p.key);
       if (same !== undefined) {
         packs.push(same);
-        packWrites.push({ name: packPath(same.sha256), link: true, chunks: [] });
+        packWrites.push({ name: packPath(same.sha256), bytes: null });
         continue;
       }
       const chunks = p.firstUse.map((i) => {
@@ -305,9 +310,10 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         }
         return oldContent(d.origin.oldDoc);
       });
-      const sha256 = sha256HexOfChunks(chunks);
+      const bytes = Buffer.concat(chunks, p.bytes);
+      const sha256 = sha256Hex(bytes);
       packs.push({ bytes: p.bytes, sha256 });
-      packWrites.push({ name: packPath(sha256), link: false, chunks });
+      packWrites.push({ name: packPath(sha256), bytes });
     }
   } catch (err) {
     throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
@@ -335,8 +341,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     (temp) => {
       fs.mkdir(join(temp, PACKS_DIR));
       for (const w of packWrites) {
-        if (w.link) fs.linkOrCopy(join(o.cache, w.name), join(temp, w.name));
-        else fs.createFileFromChunks(join(temp, w.name), w.chunks);
+        if (w.bytes === null) fs.linkOrCopy(join(o.cache, w.name), join(temp, w.name));
+        else fs.createFile(join(temp, w.name), w.bytes);
       }
       fs.writeFile(join(temp, INDEX_FILE), index);
       fs.writeFile(join(temp, MANIFEST_FILE), manifest);

@@ -93,10 +93,14 @@ export function manifestText(m: Omit<V1Manifest, 'config'>): string {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** Whether `r` is a {bytes, sha256} record (a count, 64 lowercase hex digits). */
+export const isFileRecord = (r: unknown): r is FileRecord =>
+  isObject(r) && isCount(r['bytes']) && typeof r['sha256'] === 'string' && HEX.test(r['sha256']);
 
 function fileRecord(r: unknown, name: string, problems: string[]): FileRecord {
-  if (!isObject(r) || !isCount(r['bytes']) || typeof r['sha256'] !== 'string' || !HEX.test(r['sha256'])) {
+  if (!isFileRecord(r)) {
     problems.push(`files.${name} is not {bytes, sha256}`);
     return { bytes: 0, sha256: '' };
   }

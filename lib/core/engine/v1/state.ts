@@ -12,6 +12,7 @@
 
 import { jsonString } from '../../../json.js';
 import type { BigIntStats } from '../../fs.js';
+import { isCount, isFileRecord } from './manifest.js';
 
 export const STATE_FILE = 'build-state.json';
 const RACY_NS = 2_000_000_000n;
@@ -53,16 +54,12 @@ export function stateText(header: StateHeader, stamps: ReadonlyMap<string, strin
 }
 
 const STAMP = /^(?:0|[1-9][0-9]*)(?::(?:0|[1-9][0-9]*)){4}$/;
-const HEX = /^[0-9a-f]{64}$/;
 
 /** a < b for canonical decimal strings (no leading zeros), without BigInt per entry. */
 function decimalLess(a: string, b: string): boolean {
   return a.length !== b.length ? a.length < b.length : a < b;
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isRecord = (v: unknown): v is { bytes: number; sha256: string } =>
-  typeof v === 'object' && v !== null && isCount((v as Record<string, unknown>)['bytes']) && typeof (v as Record<string, unknown>)['sha256'] === 'string' && HEX.test((v as Record<string, string>)['sha256'] as string);
 
 export interface BuildState {
   readonly header: StateHeader;
@@ -88,7 +85,7 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
   if (
     typeof v['config_sha256'] !== 'string' || typeof v['cache_version'] !== 'string' || typeof v['manifest_sha256'] !== 'string' ||
     (sourceRoot !== null && typeof sourceRoot !== 'string') || !isCount(v['unit_count']) || !isCount(v['bytes']) ||
-    !isRecord(v['index']) || !Array.isArray(packs) || !packs.every(isRecord) || !Array.isArray(sources)
+    !isFileRecord(v['index']) || !Array.isArray(packs) || !packs.every(isFileRecord) || !Array.isArray(sources)
   ) {
     return null;
   }

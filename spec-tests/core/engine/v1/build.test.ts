@@ -251,7 +251,7 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
     const mockedFs = {
       ...realFs,
       writeFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.writeFile(p, d)),
-      createFileFromChunks: (p: string, c: readonly Uint8Array[]) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.createFileFromChunks(p, c)),
+      createFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.createFile(p, d)),
       rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
     };
     const staging = await t.mockImport('../../../../lib/core/cache/staging.js', { '../../../../lib/core/fs.js': mockedFs });
