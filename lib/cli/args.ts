@@ -1,8 +1,11 @@
 // Argument parsing for every subcommand: minimist with all values kept as strings, unknown
 // flags and stray positionals rejected as usage errors, so a typo never runs a command.
 
-import minimist from 'minimist';
+import { createRequire } from 'node:module';
 import { HelpRequested, UsageError } from './command.js';
+
+// Required, not imported: a CommonJS package loads faster so (no export scan).
+const minimist = createRequire(import.meta.url)('minimist') as typeof import('minimist');
 
 export interface FlagSpec {
   /** Flags that take a value (kept as the exact string given). */

@@ -5,8 +5,6 @@
 
 import { compact } from '../../json.js';
 import type { V1Options } from '../engine/v1/config.js';
-import { buildCacheV1 } from '../engine/v1/build.js';
-import { buildCache } from './build.js';
 import type { ProgressListener } from './progress.js';
 
 export const ENGINES = ['v0', 'v1'] as const;
@@ -51,11 +49,14 @@ export function needEngineV1(names: readonly string[]): string {
 export async function runBuild(request: BuildRequest, onProgress?: ProgressListener): Promise<string> {
   const { sources, cache, force, createdAt } = request;
   const listen = onProgress === undefined ? {} : { onProgress };
+  // Each engine's builder loads only when asked for (a command starts faster).
   if (request.engine === 'v0') {
+    const { buildCache } = await import('./build.js');
     const summary = buildCache({ sources, cache, force, createdAt, ...listen });
     return compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n';
   }
   const { granularity, tokenizer } = request.options;
+  const { buildCacheV1 } = await import('../engine/v1/build.js');
   const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, threads: request.threads, ...listen });
   return (
     compact({

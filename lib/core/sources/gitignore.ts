@@ -3,7 +3,12 @@
 // its own directory; deeper layers decide over shallower ones, as git does. Persistent:
 // `with` returns a new stack, so a walk can hand each subdirectory its own.
 
-import ignore, { type Ignore } from 'ignore';
+import { createRequire } from 'node:module';
+import type { Ignore } from 'ignore';
+
+// Loaded when the first ignore file with rules is read (a tree without one never needs it).
+const require = createRequire(import.meta.url);
+let ignoreFactory: typeof import('ignore') | null = null;
 
 interface Layer {
   /** `/`-separated directory of the rules, relative to the walk's root ('' = the root). */
@@ -30,7 +35,8 @@ export class IgnoreStack {
   with(base: string, patterns: string | readonly string[]): IgnoreStack {
     const lines = typeof patterns === 'string' ? patterns.split(/\r?\n/) : patterns;
     if (!lines.some((l) => l.trim() !== '' && !l.startsWith('#'))) return this;
-    const rules = ignore({ allowRelativePaths: true }).add(lines as string[]);
+    ignoreFactory ??= require('ignore') as typeof import('ignore');
+    const rules = ignoreFactory({ allowRelativePaths: true }).add(lines as string[]);
     return new IgnoreStack([...this.layers, { base, rules }]);
   }
 

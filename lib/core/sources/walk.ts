@@ -5,9 +5,9 @@
 // sorted by UTF-8 byte order. What cannot become a document is listed with a reason,
 // never silently dropped: names that are not UTF-8, special files (FIFOs, sockets...).
 
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
-import { compareBytes } from '../../json.js';
+import { sortByBytes } from '../../json.js';
 import { fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
 import { IgnoreStack } from './gitignore.js';
@@ -54,8 +54,11 @@ function linksToFile(path: string): boolean {
 
 export function listSources(root: string, options: SourceOptions): SourceListing {
   const extensions = new Set(options.extensions);
-  const included = options.include.length === 0 ? null : picomatch([...options.include], { dot: true });
-  const excluded = options.exclude.length === 0 ? null : picomatch([...options.exclude], { dot: true });
+  // picomatch loads only when globs are given (most builds name none).
+  const glob = (globs: readonly string[]): ((path: string) => boolean) | null =>
+    globs.length === 0 ? null : (createRequire(import.meta.url)('picomatch') as typeof import('picomatch'))([...globs], { dot: true });
+  const included = glob(options.include);
+  const excluded = glob(options.exclude);
   const files: string[] = [];
   const skipped: SkippedSource[] = [];
 
@@ -102,6 +105,6 @@ export function listSources(root: string, options: SourceOptions): SourceListing
     }
   };
   walk(root, '', IgnoreStack.empty());
-  files.sort(compareBytes);
+  sortByBytes(files);
   return { files, skipped };
 }
