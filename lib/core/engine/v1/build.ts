@@ -21,7 +21,6 @@ import { checkCacheTarget, writeCacheAtomically } from '../../cache/staging.js';
 import type { ProgressListener } from '../../cache/progress.js';
 import * as fs from '../../fs.js';
 import { sha256Hex, versionOf } from '../../hash.js';
-import { IndexReader } from '../../index/index-format.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
 import type { DocumentOrigin, Reuse } from './assemble.js';
 import type { BatchItem, BatchResult } from './batch.js';
@@ -35,12 +34,13 @@ import {
   packPath,
   PACKS_DIR,
   readManifest,
+  readOwnManifest,
   type PackedDocument,
   type V1Manifest,
 } from './manifest.js';
 import { packKeys, planPacks } from './packs.js';
-import { PreviousIndex } from './previous.js';
-import { type BuildState, readState, STATE_FILE, type StateHeader, stampOf, stateText } from './state.js';
+import type { PreviousIndex } from './previous.js';
+import { type BuildState, readState, sourcesLine, STATE_FILE, type StateHeader, stampOf, stateStamps, stateText, trustedAt } from './state.js';
 
 export interface V1BuildOptions {
   readonly sources: string;
@@ -78,8 +78,8 @@ interface OldCache {
   readonly previous: PreviousIndex;
   readonly oldDocOf: Map<string, number>;
   readonly trustedStamps: Map<string, string>;
-  /** Its build state, when that was written for this very manifest. */
-  readonly state: BuildState | null;
+  /** The stamps its build state records, when that was written for this very manifest. */
+  readonly recordedStamps: ReadonlyMap<string, string> | null;
   readonly sourceRoot: string | null;
   readonly manifestSha256: string;
 }
@@ -124,27 +124,30 @@ function indexAndPacksMatch(cache: string, index: FileRecord, packs: readonly Fi
   return bytes;
 }
 
-function openOldCache(cache: string, configKey: string, state: BuildState | null): OldCache | null {
+async function openOldCache(cache: string, configKey: string, state: BuildState | null): Promise<OldCache | null> {
   try {
+    // The index modules load only here: a rebuild that changes nothing never opens the old index.
+    const [{ IndexReader }, { PreviousIndex }] = await Promise.all([import('../../index/index-format.js'), import('./previous.js')]);
     const manifestBytes = fs.readFile(join(cache, MANIFEST_FILE));
     const manifestSha256 = sha256Hex(manifestBytes);
-    const manifest = readManifest(manifestBytes.toString('utf8'));
+    // A manifest byte-identical to the one the build state was written with was checked,
+    // and had its cache_version computed, by that build: redoing either proves nothing new.
+    const vouched = state !== null && state.header.manifestSha256 === manifestSha256;
+    const manifest = (vouched ? readOwnManifest : readManifest)(manifestBytes.toString('utf8'));
     if (Array.isArray(manifest) || canonical(manifest.buildConfig) !== configKey) return null;
-    // A manifest byte-identical to the one the build state was written with had its
-    // cache_version computed by that build: recomputing it proves nothing new.
-    const vouched = state !== null && state.header.manifestSha256 === manifestSha256 && state.header.cacheVersion === manifest.cacheVersion;
-    if (!vouched && computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
+    if (!(vouched && state.header.cacheVersion === manifest.cacheVersion) && computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
     const indexBytes = indexAndPacksMatch(cache, manifest.index, manifest.packs);
     if (indexBytes === null) return null;
     const index = new IndexReader(indexBytes);
     if (index.docCount !== manifest.documents.length) return null;
     const mine = state !== null && state.header.cacheVersion === manifest.cacheVersion ? state : null;
+    const recorded = mine === null ? null : stateStamps(mine);
     return {
       manifest,
       previous: new PreviousIndex(index),
       oldDocOf: new Map(manifest.documents.map((d, i) => [d.path, i])),
-      trustedStamps: mine?.trusted ?? new Map<string, string>(),
-      state: mine,
+      trustedStamps: recorded?.trusted ?? new Map<string, string>(),
+      recordedStamps: recorded?.stamps ?? null,
       sourceRoot: manifest.sourceRoot,
       manifestSha256,
     };
@@ -179,7 +182,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   const stamps = new Map<string, string>();
   const base = o.sources.endsWith(sep) ? o.sources : o.sources + sep; // one join, not 10,000
   const fileOf = (path: string): string => (sep === '/' ? base + path : join(o.sources, path));
-  let allTrusted = state !== null && state.stamps.size === files.length;
+  let newestNs = 0n;
   for (const path of files) {
     let st: fs.BigIntStats | null;
     try {
@@ -188,14 +191,17 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       throw fromOsError(err, 'io_error');
     }
     if (st === null) throw new ContextError('io_error', `source file vanished during the build: ${path}`);
-    const stamp = stampOf(st);
-    stamps.set(path, stamp);
-    if (allTrusted && state?.trusted.get(path) !== stamp) allTrusted = false;
+    stamps.set(path, stampOf(st));
+    if (st.mtimeNs > newestNs) newestNs = st.mtimeNs;
+    if (st.ctimeNs > newestNs) newestNs = st.ctimeNs;
   }
-  // Nothing changed, by the build state's word (every file a document with a trusted, equal
-  // stamp) and the cache still the one it was written with: leave it, without even parsing
-  // its manifest.
-  if (allTrusted && state !== null && stateVouches(o.cache, state, configSha256, sourceRoot)) {
+  // Nothing changed, by the build state's word (every file a document whose stamp equals
+  // the recorded one, in order, and all of them trusted) and the cache still the one it was
+  // written with: leave it, without even parsing its manifest or the recorded stamps.
+  if (
+    state !== null && trustedAt(newestNs, state.writtenNs) && state.sources === sourcesLine(stamps) &&
+    stateVouches(o.cache, state, configSha256, sourceRoot)
+  ) {
     report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: state.header.bytes });
     return {
       cacheVersion: state.header.cacheVersion,
@@ -208,7 +214,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     };
   }
 
-  const old = o.force ? openOldCache(o.cache, configKey, state) : null;
+  const old = o.force ? await openOldCache(o.cache, configKey, state) : null;
   const trusted: Extract<DocumentOrigin, { kind: 'previous' }>[] = [];
   const items: BatchItem[] = [];
   for (const path of files) {
@@ -254,7 +260,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // Same configuration, same documents: the cache already is what a full build would
     // write (bar created_at). Leave it; refresh the stamps so the next build trusts them
     // (unless the state already holds exactly these, all trusted: the steady state).
-    if (!(old.state !== null && old.state.stamps.size === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
+    const recorded = old.recordedStamps;
+    if (!(recorded !== null && recorded.size === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
       const m = old.manifest;
       writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount: old.previous.unitCount, bytes: bytesRead, index: m.index, packs: m.packs }, documentStamps);
     }

@@ -5,12 +5,12 @@
 // read and matched by content hash. Like git's index, a stamp taken within RACY_NS of the
 // state file's own write is not trusted (a file changed in the same clock tick as it was
 // read would look unchanged). It also records what a rebuild that changes nothing needs to
-// know without parsing the manifest (StateHeader). The state is a hint, never part of the
-// cache's identity:
+// know without parsing the manifest (StateHeader), ahead of the stamps.
+// The state is a hint, never part of the cache's identity:
 // it is not hashed, `verify` ignores its contents, and a missing or stale state only
 // makes the next build read more.
 
-import { jsonString } from '../../../json.js';
+import { compactPlain, jsonString } from '../../../json.js';
 import type { BigIntStats } from '../../fs.js';
 import { isCount, isFileRecord } from './manifest.js';
 
@@ -40,17 +40,29 @@ export interface StateHeader {
   readonly packs: readonly { readonly bytes: number; readonly sha256: string }[];
 }
 
-/** Compact JSON: the header's fields, then "sources":[[path, stamp],…], assembled flat (10,000+ entries). */
+/**
+ * Compact JSON: the header's fields, then last "sources": [[path, stamp], …] in path order,
+ * exactly sourcesLine() of the stamps. A rebuild that changes nothing parses the header
+ * alone and compares its sources line with the recorded one as a string (./build.ts), not
+ * 10,000 parsed entries.
+ */
 export function stateText(header: StateHeader, stamps: ReadonlyMap<string, string>): string {
-  const parts: string[] = [];
-  for (const [path, stamp] of stamps) parts.push(`[${jsonString(path)},${jsonString(stamp)}]`);
   const record = (r: { readonly bytes: number; readonly sha256: string }): string => `{"bytes":${r.bytes},"sha256":${jsonString(r.sha256)}}`;
   return (
     `{"config_sha256":${jsonString(header.configSha256)},"cache_version":${jsonString(header.cacheVersion)},` +
     `"manifest_sha256":${jsonString(header.manifestSha256)},"source_root":${header.sourceRoot === null ? 'null' : jsonString(header.sourceRoot)},` +
-    `"unit_count":${header.unitCount},"bytes":${header.bytes},"index":${record(header.index)},"packs":[${header.packs.map(record).join(',')}],` +
-    `"sources":[${parts.join(',')}]}`
+    `"unit_count":${header.unitCount},"bytes":${header.bytes},"index":${record(header.index)},"packs":[${header.packs.map(record).join(',')}]` +
+    `${SOURCES_KEY}${sourcesLine(stamps)}}`
   );
+}
+
+// Where the header ends: `,"` never occurs inside a JSON string (a quote in one is escaped),
+// so the first occurrence is the key itself.
+const SOURCES_KEY = ',"sources":';
+
+/** The state's "sources" value for these stamps (in the map's order). */
+export function sourcesLine(stamps: ReadonlyMap<string, string>): string {
+  return compactPlain([...stamps]);
 }
 
 const STAMP = /^(?:0|[1-9][0-9]*)(?::(?:0|[1-9][0-9]*)){4}$/;
@@ -60,32 +72,46 @@ function decimalLess(a: string, b: string): boolean {
   return a.length !== b.length ? a.length < b.length : a < b;
 }
 
-
-export interface BuildState {
-  readonly header: StateHeader;
-  /** Every recorded stamp, by path. */
+/** The stamps a state records, and those old enough to trust (git's racy rule), by path. */
+export interface StateStamps {
   readonly stamps: Map<string, string>;
-  /** The stamps old enough to trust (git's racy rule), by path. */
   readonly trusted: Map<string, string>;
 }
 
-/** The state file's contents (its own mtime in ns is `writtenNs`), or null when it does not parse as one. */
+export interface BuildState {
+  readonly header: StateHeader;
+  /** The "sources" value as written: sourcesLine() of the recorded stamps. */
+  readonly sources: string;
+  /** The state file's own modification time, in ns. */
+  readonly writtenNs: bigint;
+}
+
+/**
+ * Whether stamps whose newest modification or change time is `newestNs` are all trusted
+ * by a state written at `writtenNs` (git's racy rule, as stateStamps applies it per file).
+ */
+export function trustedAt(newestNs: bigint, writtenNs: bigint): boolean {
+  return newestNs < writtenNs - RACY_NS;
+}
+
+/** The state file's header, its sources unparsed (its own mtime in ns is `writtenNs`); null when it does not parse as one. */
 export function readState(text: string, writtenNs: bigint): BuildState | null {
+  const at = text.indexOf(SOURCES_KEY);
+  if (at < 0 || !text.endsWith('}')) return null;
   let value: unknown;
   try {
-    value = JSON.parse(text); // a hint, never output: the plain parser is enough, and fast
+    value = JSON.parse(`${text.slice(0, at)}}`); // a hint, never output: the plain parser is enough, and fast
   } catch {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  const sources = v['sources'];
   const packs = v['packs'];
   const sourceRoot = v['source_root'];
   if (
     typeof v['config_sha256'] !== 'string' || typeof v['cache_version'] !== 'string' || typeof v['manifest_sha256'] !== 'string' ||
     (sourceRoot !== null && typeof sourceRoot !== 'string') || !isCount(v['unit_count']) || !isCount(v['bytes']) ||
-    !isFileRecord(v['index']) || !Array.isArray(packs) || !packs.every(isFileRecord) || !Array.isArray(sources)
+    !isFileRecord(v['index']) || !Array.isArray(packs) || !packs.every(isFileRecord)
   ) {
     return null;
   }
@@ -99,10 +125,22 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
     index: v['index'],
     packs,
   };
+  return { header, sources: text.slice(at + SOURCES_KEY.length, -1), writtenNs };
+}
+
+/** The stamps of a state's sources line, or null when it does not parse as one. */
+export function stateStamps(state: BuildState): StateStamps | null {
+  let sources: unknown;
+  try {
+    sources = JSON.parse(state.sources);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(sources)) return null;
   const stamps = new Map<string, string>();
   const trusted = new Map<string, string>();
   // Trusted: modified and changed before writtenNs - RACY_NS.
-  const limit = writtenNs - RACY_NS;
+  const limit = state.writtenNs - RACY_NS;
   const bound = limit > 0n ? limit.toString() : null;
   for (const entry of sources as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') return null;
@@ -115,5 +153,5 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
     const c = stamp.indexOf(':', b + 1);
     if (decimalLess(stamp.slice(a + 1, b), bound) && decimalLess(stamp.slice(b + 1, c), bound)) trusted.set(entry[0], stamp);
   }
-  return { header, stamps, trusted };
+  return { stamps, trusted };
 }

@@ -198,18 +198,66 @@ t.test('docs/engine.md "Rebuilding": with every stamp trusted, a rebuild that ch
   await sleep(2100); // and the state file's own write ages too
   const manifestJs = await import('../../../../lib/core/engine/v1/manifest.js');
   let parsed = 0;
-  const counting = { ...manifestJs, readManifest: (...a: Parameters<typeof manifestJs.readManifest>) => (parsed++, manifestJs.readManifest(...a)) };
+  let own = 0;
+  const counting = {
+    ...manifestJs,
+    readManifest: (...a: Parameters<typeof manifestJs.readManifest>) => (parsed++, manifestJs.readManifest(...a)),
+    readOwnManifest: (...a: Parameters<typeof manifestJs.readOwnManifest>) => (own++, manifestJs.readOwnManifest(...a)),
+  };
   const mocked = await t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
     '../../../../lib/core/engine/v1/manifest.js': counting,
   });
   const opts = { sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] } };
   const quick = await mocked.buildCacheV1(opts);
-  t.same([quick.unchanged, quick.reused, quick.analyzed, parsed], [true, 5, 0, 0], 'unchanged, and the manifest never parsed');
+  t.same([quick.unchanged, quick.reused, quick.analyzed, parsed, own], [true, 5, 0, 0, 0], 'unchanged, and the manifest never parsed');
   const full = await build(src, join(src, '..', 'full'), false);
   t.same([quick.cacheVersion, quick.documentCount, quick.unitCount], [full.cacheVersion, full.documentCount, full.unitCount], 'the summary a full build gives');
   // The state vouches only for the manifest it was written with.
   const path = join(cache, 'manifest.json');
   writeFileSync(path, readFileSync(path, 'utf8').replace(CREATED_AT, '2030-01-01T00:00:00Z'));
   const checked = await mocked.buildCacheV1(opts);
-  t.same([checked.unchanged, parsed > 0], [true, true], 'an edited manifest is parsed and checked (and still current)');
+  t.same([checked.unchanged, parsed > 0, own], [true, true, 0], 'an edited manifest is parsed and checked (and still current)');
+});
+
+t.test('docs/engine.md "Rebuilding": the recorded stamps are compared as written; one that differs costs a read, never a wrong answer; a manifest the state vouches for is read back unchecked', async (t) => {
+  const { src, cache } = await fixture(t);
+  age(src, Object.keys(DOCS));
+  await sleep(2100);
+  await build(src, cache, false);
+  await sleep(2100);
+  const manifestJs = await import('../../../../lib/core/engine/v1/manifest.js');
+  const calls = { checked: 0, own: 0 };
+  const mocked = await t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
+    '../../../../lib/core/engine/v1/manifest.js': {
+      ...manifestJs,
+      readManifest: (...a: Parameters<typeof manifestJs.readManifest>) => (calls.checked++, manifestJs.readManifest(...a)),
+      readOwnManifest: (...a: Parameters<typeof manifestJs.readOwnManifest>) => (calls.own++, manifestJs.readOwnManifest(...a)),
+    },
+  });
+  const opts = { sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] } };
+  // The state is one JSON object whose "sources" come last: damage one recorded stamp.
+  const statePath = join(cache, 'build-state.json');
+  const state = readFileSync(statePath, 'utf8');
+  const parsed = JSON.parse(state) as { sources: [string, string][] };
+  t.equal(Object.keys(parsed).pop(), 'sources', 'the state parses as JSON, "sources" last');
+  const [path0, stamp0] = parsed.sources[0] as [string, string];
+  const damaged = state.replace(JSON.stringify([path0, stamp0]), JSON.stringify([path0, stamp0.replace(/^\d+/, '999999')]));
+  t.not(damaged, state, 'a stamp was changed');
+  writeFileSync(statePath, damaged);
+  const oldTime = new Date(Date.now() - 10_000);
+  utimesSync(statePath, oldTime, oldTime); // still old enough to trust its other stamps
+  const before = readFileSync(join(cache, 'manifest.json'));
+  const second = await mocked.buildCacheV1(opts);
+  t.same([second.unchanged, second.reused, second.analyzed], [true, 5, 0], 'still unchanged: the file was read and matched by content');
+  t.same([calls.own, calls.checked], [1, 0], 'the state vouches for the manifest: read back once, unchecked');
+  t.same(readFileSync(join(cache, 'manifest.json')), before, 'the cache is untouched');
+  t.not(readFileSync(statePath, 'utf8'), damaged, 'the state was rewritten with the true stamp');
+  // An edit: the manifest the state vouches for is read back unchecked, and the result is
+  // a full build's, byte for byte.
+  appendFileSync(join(src, 'guide.md'), 'One more line.\n');
+  const edited = await mocked.buildCacheV1(opts);
+  t.same([edited.unchanged, edited.analyzed, calls.checked], [false, 1, 0], 'one analyzed, the old manifest never re-checked');
+  const full = join(src, '..', 'full');
+  await build(src, full, false);
+  t.same(bytesOf(cache), bytesOf(full), 'the same files as a full build, byte for byte');
 });
