@@ -286,16 +286,24 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       if (key !== null) oldPacks.set(key, old.manifest.packs[k] as FileRecord);
     });
   }
-  const oldFds = new Map<number, number>();
+  // An old pack a rewritten pack takes contents from is read whole, once: a rewritten pack
+  // holds nearly all of its old namesake's contents, and one read beats one per content.
+  const oldPackBytes = new Map<number, Buffer>();
   const oldContent = (oldDoc: number): Uint8Array => {
     const from = (old as OldCache).manifest.documents[oldDoc] as PackedDocument;
-    let fd = oldFds.get(from.pack);
-    if (fd === undefined) {
-      fd = fs.openRead(join(o.cache, packPath(((old as OldCache).manifest.packs[from.pack] as FileRecord).sha256)));
-      oldFds.set(from.pack, fd);
+    let pack = oldPackBytes.get(from.pack);
+    if (pack === undefined) {
+      const record = (old as OldCache).manifest.packs[from.pack] as FileRecord;
+      const fd = fs.openRead(join(o.cache, packPath(record.sha256)));
+      try {
+        pack = fs.readAt(fd, record.bytes, 0);
+      } finally {
+        fs.closeFile(fd);
+      }
+      oldPackBytes.set(from.pack, pack);
     }
-    const bytes = fs.readAt(fd, from.bytes, from.offset);
-    if (versionOf(bytes) !== from.version) throw new ContextError('cache_invalid', `the cache being replaced is damaged: ${from.path} does not hash to its version (delete the cache and build again)`);
+    const bytes = pack.subarray(from.offset, from.offset + from.bytes);
+    if (bytes.length !== from.bytes || versionOf(bytes) !== from.version) throw new ContextError('cache_invalid', `the cache being replaced is damaged: ${from.path} does not hash to its version (delete the cache and build again)`);
     return bytes;
   };
   const packs: FileRecord[] = [];
@@ -324,8 +332,6 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     }
   } catch (err) {
     throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
-  } finally {
-    for (const fd of oldFds.values()) fs.closeFile(fd);
   }
   const packed: PackedDocument[] = corpus.documents.map((d, i) => {
     const at = plan.placement[i] as { pack: number; offset: number };

@@ -135,6 +135,23 @@ t.test('a damaged old cache is not reused: the rebuild is a full one, and correc
   t.same(bytesOf(cache), await fresh());
 });
 
+t.test('a pack damaged in place (same size) is caught when a rebuild copies from it: cache_invalid, the old cache as it was', async (t) => {
+  const { src, cache } = await fixture(t);
+  await sleep(2100); // the stamps age past the racy window before the build that records them
+  await build(src, cache, false);
+  await sleep(2100); // and the state file's own write ages too: unchanged files are copied unread
+  const packs = readdirSync(join(cache, 'packs'));
+  const pack = packs.map((p) => join(cache, 'packs', p)).find((p) => readFileSync(p).includes('scattering'));
+  if (pack === undefined) throw new Error('no pack holds faq.md');
+  const bytes = readFileSync(pack);
+  bytes[bytes.indexOf('scattering')] = 'S'.charCodeAt(0); // same size: only the content hash can tell
+  writeFileSync(pack, bytes);
+  const before = bytesOf(cache);
+  appendFileSync(join(src, 'guide.md'), 'One more line.\n'); // in faq.md's pack: that pack is rewritten
+  await t.rejects(build(src, cache, true), { code: 'cache_invalid', detail: /faq\.md does not hash to its version/ });
+  t.same(bytesOf(cache), before, 'the old cache is left as it was');
+});
+
 t.test('a source unreadable mid-build: a clear io_error, and the old cache intact', async (t) => {
   const { src, cache } = await fixture(t);
   await build(src, cache, false);
