@@ -14,6 +14,26 @@ export const readText = (path: string): string => readRegularFile(path).toString
 export const writeFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data);
 /** Writes a new file; fails with EEXIST if anything (even a dangling symlink) is at `path`. */
 export const createFile = (path: string, data: string | Uint8Array): void => fs.writeFileSync(path, data, { flag: 'wx' });
+/** Writes a new file from `chunks`, in order (as createFile, without joining them first: one writev per 1,024 chunks). */
+export function createFileFrom(path: string, chunks: readonly Uint8Array[]): void {
+  const fd = fs.openSync(path, 'wx');
+  try {
+    let i = 0;
+    let skip = 0; // bytes of chunks[i] already written
+    while (i < chunks.length) {
+      const batch = chunks.slice(i, i + 1024).map((c, k) => (k === 0 && skip > 0 ? c.subarray(skip) : c));
+      let n = fs.writevSync(fd, batch);
+      while (i < chunks.length && n >= (chunks[i] as Uint8Array).length - skip) {
+        n -= (chunks[i] as Uint8Array).length - skip;
+        skip = 0;
+        i++;
+      }
+      skip += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 /** Replaces a file atomically: writes a temporary sibling, then renames it over `path`. */
 export function replaceFile(path: string, data: string | Uint8Array): void {
   const temp = `${path}.tmp`;

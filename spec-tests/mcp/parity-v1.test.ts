@@ -6,7 +6,7 @@
 // fails alike on both faces.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../lib/cli/main.js';
@@ -108,7 +108,7 @@ t.test('a damaged v1 cache: cache_invalid from both faces, exit 5 and the canoni
   const root = t.testdir({});
   await buildV1(join(REPO, 'examples', 'corpus'), join(root, 'good'));
   cpSync(join(root, 'good'), join(root, 'bad'), { recursive: true });
-  writeFileSync(join(root, 'bad', 'index.bin'), 'not an index');
+  writeFileSync(join(root, 'bad', 'manifest.json'), readFileSync(join(root, 'bad', 'manifest.json'), 'utf8').replace(/"head": \{\n\s*"bytes": \d+/, '"head": {\n          "bytes": 7'));
   const [r] = await mcp(root, [{ name: 'context.resolve', arguments: { cache: 'bad', query: 'deployment', budget: 4000 } }]);
   const c = await cli(['resolve', '--cache', join(root, 'bad'), '--query', 'deployment', '--budget', '4000']);
   t.equal(c.code, 5);

@@ -1,6 +1,6 @@
 // `context build --sources DIR --cache OUT [--force] [--engine v0|v1] [v1 options]`: compiles
 // DIR's documents into a cache. v0 (the default, the seeds' byte-exact contract) takes every
-// *.md; v1 writes cache format 2 (an index inside the cache, sections, real trees). stdout
+// *.md; v1 writes cache format 3 (an index inside the cache, sections, real trees). stdout
 // gets one JSON line; created_at comes from SOURCE_DATE_EPOCH when set, else the clock.
 
 import { availableParallelism } from 'node:os';
@@ -38,14 +38,14 @@ export const build: Command = {
       'Compiles the Markdown under a directory into an immutable, content-addressed context cache that resolve, inspect, verify, status and the MCP server read. ' +
       'Everything is read and checked before the cache is written; it appears at once (written beside it, then renamed), so a failed build leaves nothing behind. ' +
       'Engine v0 (the default) is the Context Engine v0 cache, byte for byte with its reference: every *.md file, whole. ' +
-      'Engine v1 writes cache format 2: Markdown and MDX, .gitignore honoured, an index inside the cache, BM25 ranking with stemming, optional sections and exact token counts (docs/engine.md); ' +
+      'Engine v1 writes cache format 3: Markdown and MDX, .gitignore honoured, an index inside the cache, BM25 ranking with stemming, optional sections and exact token counts (docs/engine.md); ' +
       'a --force rebuild of a v1 cache reuses what did not change. ' +
       'When stderr is a terminal a progress line is shown there. SOURCE_DATE_EPOCH (seconds) sets the manifest\'s created_at, for byte-identical rebuilds.',
     options: [
       ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx and .markdown files, skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read, symlinked folders are not entered.'],
       ['--cache OUT', 'Where to write the cache (a new directory; its parent is created). Refused if OUT exists, unless --force.'],
       ['--force', 'Replace an existing cache at OUT. The old one stays in place until the new one is complete, and is put back if the swap fails.'],
-      ['--engine v0|v1', 'v0 (default): the seeds\' byte-exact cache, scored by the share of a document\'s words that equal a query word. v1: ranked retrieval with an index (cache format 2); needed by every option below.'],
+      ['--engine v0|v1', 'v0 (default): the seeds\' byte-exact cache, scored by the share of a document\'s words that equal a query word. v1: ranked retrieval with an index (cache format 3); needed by every option below.'],
       ['--granularity file|section', 'v1: what a selection holds: whole files (default) or the sections between headings, addressed path#slug.'],
       ['--tokenizer bytes4|o200k_base|cl100k_base', 'v1: how tokens are counted for budgets, once, at build time: bytes4 (default) = ceil(UTF-8 bytes / 4), an estimate; o200k_base and cl100k_base count OpenAI\'s encodings exactly.'],
       ['--include GLOB', 'v1, repeatable: keep only files whose path under --sources matches (picomatch globs: guide/**, **/*.mdx).'],

@@ -15,7 +15,7 @@ export const verify: Command = {
   usage: 'context verify --cache DIR [--format pretty|json]',
   help: {
     about:
-      'Checks a cache in depth and names each check: the manifest\'s shape and build configuration, the recomputed cache_version, every document\'s hash, no stray files, and the index (v0: index.json against the manifest; v1: each pack\'s hash, index.bin decoded, and rebuilt from the documents to the same bytes). Use it after copying a cache or when resolve says cache_invalid.',
+      'Checks a cache in depth and names each check: the manifest\'s shape and build configuration, the recomputed cache_version, every document\'s hash, no stray files, and the index (v0: index.json against the manifest; v1: each pack\'s hash, each pack\'s index decoded, and rebuilt from the documents to the same bytes). Use it after copying a cache or when resolve says cache_invalid.',
     options: [
       ['--cache DIR', 'The cache directory to verify.'],
       ['--format pretty|json', 'pretty (default): indented JSON; json: one compact line.'],

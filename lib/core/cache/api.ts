@@ -4,7 +4,7 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { format2Manifest, openEngine, openEngineParallel, type BudgetScope } from '../engine/engine.js';
+import { v1Manifest, openEngine, openEngineParallel, type BudgetScope } from '../engine/engine.js';
 import type { V1VerifyReport } from '../engine/v1/verify.js';
 import { requireCacheDir } from './check.js';
 import { queryTerms } from '../selection/text.js';
@@ -129,6 +129,6 @@ export async function verifyText(
   requireCacheDir(cacheDir);
   // v1's verifier (it re-analyzes every document) loads only when needed: resolve and
   // inspect, which share this module, stay quick to start.
-  const report = format2Manifest(cacheDir) !== null ? await (await import('../engine/v1/verify.js')).verifyV1(cacheDir, threads) : verifyCache(cacheDir);
+  const report = v1Manifest(cacheDir) !== null ? await (await import('../engine/v1/verify.js')).verifyV1(cacheDir, threads) : verifyCache(cacheDir);
   return { text: render(verifyReportJson(report), format), report };
 }

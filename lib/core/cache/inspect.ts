@@ -8,7 +8,7 @@ import { fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
 import { requireCacheDir } from './check.js';
 import { MANIFEST_FILE } from './format.js';
-import { isFormat2, PACKS_DIR } from '../engine/v1/manifest.js';
+import { isV1Manifest, PACKS_DIR } from '../engine/v1/manifest.js';
 
 export interface InspectResult {
   readonly cache_version: string;
@@ -20,13 +20,13 @@ export interface InspectResult {
 /**
  * Sum of the sizes of the regular files directly in `dir`: non-recursive, symlinks not
  * followed (seed 004). The reference CLI sums documents/ instead; DESIGN.md keeps CLI = MCP.
- * A format-2 (engine v1) cache also counts the files directly in packs/: its contents live
- * there, and its total is the whole cache's size, as when they were one file beside the index.
+ * An engine v1 cache also counts the files directly in packs/: its documents and index live
+ * there, and its total is the whole cache's size.
  */
-function totalBytes(dir: string, format2: boolean): number | null {
+function totalBytes(dir: string, v1: boolean): number | null {
   try {
     let total = 0;
-    for (const d of format2 ? [dir, join(dir, PACKS_DIR)] : [dir]) {
+    for (const d of v1 ? [dir, join(dir, PACKS_DIR)] : [dir]) {
       for (const entry of fs.readDir(d)) {
         if (entry.isFile()) total += fs.lstat(join(d, entry.name)).size;
       }
@@ -62,7 +62,7 @@ export function inspectCache(dir: string): InspectResult {
   }
   let bytes = 0;
   if (valid) {
-    const t = totalBytes(dir, isFormat2(manifest));
+    const t = totalBytes(dir, isV1Manifest(manifest));
     if (t === null) valid = false;
     else bytes = t;
   }

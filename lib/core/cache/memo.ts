@@ -1,7 +1,7 @@
 // Keeps verified, loaded caches (engines) in memory for a long-running process (the MCP
 // server), and notices when their files change: a directory watch marks an entry dirty, and
-// a cheap stat stamp of manifest.json, index.json and documents/ (v0), index.bin and
-// packs/ (v1) (and, when a watch could not be set up, of every file in documents/ or packs/)
+// a cheap stat stamp of manifest.json, index.json and documents/ (v0), packs/ (v1)
+// (and, when a watch could not be set up, of every file in documents/ or packs/)
 // is compared on every use. Either sign of change means a full
 // reload, so an answer is always the one the bytes on disk give. A v0 cache is loaded with
 // its word index, so a new query costs a lookup, not a scan of every document.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { compareBytes } from '../../json.js';
 import * as fs from '../fs.js';
 import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from './format.js';
-import { INDEX_FILE as V1_INDEX_FILE, PACKS_DIR } from '../engine/v1/manifest.js';
+import { PACKS_DIR } from '../engine/v1/manifest.js';
 import { openEngine, type Engine } from '../engine/engine.js';
 import { requireCacheDir } from './check.js';
 import { fromOsError } from '../../errors.js';
@@ -26,7 +26,7 @@ interface Entry {
 
 function stampOf(dir: string, deep: boolean): string {
   const parts: string[] = [];
-  const names: string[] = [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR, V1_INDEX_FILE, PACKS_DIR];
+  const names: string[] = [MANIFEST_FILE, INDEX_FILE, DOCUMENTS_DIR, PACKS_DIR];
   if (deep) {
     for (const sub of [DOCUMENTS_DIR, PACKS_DIR]) {
       try {

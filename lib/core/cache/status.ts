@@ -13,7 +13,8 @@ import { ContextError, fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
 import { versionOf } from '../hash.js';
 import { readManifest } from '../engine/v1/manifest.js';
-import { isFormat2 } from '../engine/v1/manifest.js';
+import { isV1Manifest } from '../engine/v1/manifest.js';
+import { readPackHeads } from '../engine/v1/load.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../sources/walk.js';
 import { documentId, findSources } from './build.js';
 import { examineStructure, requireCacheDir, throwFirst } from './check.js';
@@ -89,7 +90,7 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
   } catch {
     throw new ContextError('cache_invalid', 'manifest.json is not JSON');
   }
-  if (isFormat2(parsed)) {
+  if (isV1Manifest(parsed)) {
     const manifest = readManifest(text);
     if (Array.isArray(manifest)) throw new ContextError('cache_invalid', `manifest: ${manifest[0] ?? 'unusable'}`);
     let sources = options.sources;
@@ -112,7 +113,8 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
       else found.set(path, h.version);
     }
     skipped.sort((a, b) => compareBytes(a.path, b.path));
-    const diff = compare(new Map(manifest.documents.map((d) => [d.path, d.version])), found);
+    const { documents } = readPackHeads(cacheDir, manifest);
+    const diff = compare(new Map(documents.map((d) => [d.path, d.version])), found);
     return {
       cacheVersion: manifest.cacheVersion,
       engine: 'v1',

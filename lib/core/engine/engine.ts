@@ -1,5 +1,5 @@
 // The one engine interface: a loaded cache that answers queries. Which engine answers is
-// decided by the cache's own build_config (format 1: v0, format 2: v1), never by the
+// decided by the cache's own build_config (format 1: v0, format 3: v1), never by the
 // caller, so `resolve` is a function of the cache's bytes, the query and the budget.
 
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { parseJson } from '../../json.js';
 import { selectDocuments } from '../selection/select.js';
 import type { WordIndex } from '../selection/word-index.js';
 import { loadV1 } from './v1/load.js';
-import { isFormat2, MANIFEST_FILE } from './v1/manifest.js';
+import { isV1Manifest, MANIFEST_FILE } from './v1/manifest.js';
 import { resolveV1, type BudgetScope } from './v1/resolve.js';
 import { ContextError } from '../../errors.js';
 
@@ -49,8 +49,8 @@ function v0Engine(cache: LoadedCache): Engine {
   };
 }
 
-/** The manifest when it declares format 2 (its text and parsed value), else null (v0's loader reports the rest). */
-export function format2Manifest(dir: string): { readonly text: string; readonly value: unknown } | null {
+/** The manifest when it declares engine v1 (its text and parsed value), else null (v0's loader reports the rest). */
+export function v1Manifest(dir: string): { readonly text: string; readonly value: unknown } | null {
   let text: string;
   try {
     text = fs.readText(join(dir, MANIFEST_FILE));
@@ -59,7 +59,7 @@ export function format2Manifest(dir: string): { readonly text: string; readonly 
   }
   try {
     const value = parseJson(text);
-    return isFormat2(value) ? { text, value } : null;
+    return isV1Manifest(value) ? { text, value } : null;
   } catch {
     return null;
   }
@@ -78,7 +78,7 @@ function v1Engine(dir: string, manifest: { readonly text: string; readonly value
 /** Opens the cache at `dir` with the engine its build_config names. */
 export function openEngine(dir: string, terms: readonly string[] = [], options: OpenOptions = {}): Engine {
   requireCacheDir(dir);
-  const v1 = format2Manifest(dir);
+  const v1 = v1Manifest(dir);
   if (v1 !== null) return v1Engine(dir, v1);
   return v0Engine(loadCache(dir, options.index === true ? { index: true } : { terms }));
 }
@@ -86,7 +86,7 @@ export function openEngine(dir: string, terms: readonly string[] = [], options: 
 /** As `openEngine`; a v0 cache is read on up to `threads` threads. */
 export async function openEngineParallel(dir: string, terms: readonly string[], threads: number): Promise<Engine> {
   requireCacheDir(dir);
-  const v1 = format2Manifest(dir);
+  const v1 = v1Manifest(dir);
   if (v1 !== null) return v1Engine(dir, v1);
   return v0Engine(await loadCacheParallel(dir, { terms, threads }));
 }

@@ -329,6 +329,12 @@ export class IndexReader {
     return -1;
   }
 
+  /** The term's postings, or null when no unit holds it. */
+  termPostings(term: string): IndexPostings | null {
+    const at = this.findTerm(term);
+    return at < 0 ? null : this.postings(at);
+  }
+
   /** How many units hold the term. */
   documentFrequency(index: number): number {
     return this.stats[index * 2 + 1] as number;

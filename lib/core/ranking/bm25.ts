@@ -9,7 +9,7 @@
 // Evaluated in binary64 in exactly that order with `ln` from ./ln.ts, so every machine gets
 // the same bits; the printed score is that value rounded to binary32 (as v0 prints scores).
 
-import { IndexReader } from '../index/index-format.js';
+import type { UnitIndex } from '../index/packed-index.js';
 import { ln } from './ln.js';
 
 export interface RankingParams {
@@ -56,9 +56,9 @@ function fieldScore(p: RankingParams, f: number, idf: number, tf: number, len: n
 // the field only, not on the query: computed once per loaded index (a long-lived server
 // then spends a query on its postings alone). Evaluated exactly as fieldScore evaluates it,
 // so every score keeps its bits.
-const normCache = new WeakMap<IndexReader, { k1: number; b: number; norms: Float64Array }>();
+const normCache = new WeakMap<UnitIndex, { k1: number; b: number; norms: Float64Array }>();
 
-function normsOf(index: IndexReader, params: RankingParams, avg: readonly number[]): Float64Array {
+function normsOf(index: UnitIndex, params: RankingParams, avg: readonly number[]): Float64Array {
   const known = normCache.get(index);
   if (known !== undefined && known.k1 === params.k1 && known.b === params.b) return known.norms;
   const fields = index.fieldCount;
@@ -72,7 +72,7 @@ function normsOf(index: IndexReader, params: RankingParams, avg: readonly number
 }
 
 /** Scores every unit holding at least one of `terms` (distinct, sorted by UTF-8 bytes). */
-export function rankUnits(index: IndexReader, terms: readonly string[], params: RankingParams): RankedUnits {
+export function rankUnits(index: UnitIndex, terms: readonly string[], params: RankingParams): RankedUnits {
   const n = index.unitCount;
   const fields = index.fieldCount;
   const avg = index.lengthSums.map((sum) => (n === 0 || sum === 0 ? 1 : sum / n));
@@ -84,9 +84,9 @@ export function rankUnits(index: IndexReader, terms: readonly string[], params: 
   const matched: number[] = [];
   const found: FoundTerm[] = [];
   for (const term of terms) {
-    const at = index.findTerm(term);
-    if (at < 0) continue;
-    const { units, tfs } = index.postings(at);
+    const postings = index.termPostings(term);
+    if (postings === null) continue;
+    const { units, tfs } = postings;
     const idf = idfOf(n, units.length);
     found.push({ term, idf, units, tfs });
     for (let f = 0; f < fields; f++) weightIdf[f] = (params.weights[f] as number) * idf;
@@ -109,7 +109,7 @@ export function rankUnits(index: IndexReader, terms: readonly string[], params: 
 }
 
 /** Each found term's frequencies and score share in unit `u` (terms absent from it omitted). */
-export function explainUnit(index: IndexReader, ranked: RankedUnits, u: number, params: RankingParams): TermMatch[] {
+export function explainUnit(index: UnitIndex, ranked: RankedUnits, u: number, params: RankingParams): TermMatch[] {
   const n = index.unitCount;
   const fields = index.fieldCount;
   const matches: TermMatch[] = [];

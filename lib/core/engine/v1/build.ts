@@ -1,4 +1,4 @@
-// `context build --engine v1`: sources -> cache format 2. Every source is read, checked and
+// `context build --engine v1`: sources -> cache format 3. Every source is read, checked and
 // analyzed before anything is written; the cache is then written into a temporary sibling
 // and swapped into place (../../cache/staging.ts), so a failed build leaves nothing behind
 // and an old cache stays whole until the new one is. Files that cannot be documents (not
@@ -8,11 +8,13 @@
 // Incremental: `--force` over a v1 cache built with the same build_config reuses what the
 // old cache already holds. A file whose stat stamp is unchanged (./state.ts) is not read
 // again; a file whose bytes still hash to its old version is not analyzed again; only new
-// and changed files are. The result is byte for byte the cache a full build writes (the
-// index is assembled from units, whatever their origin; packs are cut by the same rule,
-// ./packs.ts, and a pack holding exactly the same contents as one of the old cache is
-// linked, not written). When nothing changed at all, the cache is left untouched (its
-// created_at included) and only the build state is refreshed, if it needs to be.
+// and changed files are. A pack of the old cache that the packing rule (./packs.ts) would
+// cut again, with the same documents, is linked and never read; every other pack is
+// encoded from its documents, whatever their origin, old ones taken from the old packs
+// (their units recovered from the old pack's index, ./previous.ts). So the work follows
+// the change, not the corpus, and the result is byte for byte the cache a full build
+// writes. When nothing changed at all, the cache is left untouched (its created_at
+// included) and only the build state is refreshed, if it needs to be.
 
 import { join, relative, sep } from 'node:path';
 import { canonical, compareBytes } from '../../../json.js';
@@ -20,25 +22,25 @@ import { ContextError, fromOsError } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../cache/staging.js';
 import type { ProgressListener } from '../../cache/progress.js';
 import * as fs from '../../fs.js';
-import { sha256Hex, versionOf } from '../../hash.js';
+import { sha256Hex } from '../../hash.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
-import type { DocumentOrigin, Reuse } from './assemble.js';
+import type { AnalyzedDocument } from './assemble.js';
 import type { BatchItem, BatchResult } from './batch.js';
 import { buildConfig, type V1Options } from './config.js';
 import {
   computeCacheVersion,
   type FileRecord,
-  INDEX_FILE,
+  type HeadDocument,
   MANIFEST_FILE,
+  type ManifestTop,
   manifestText,
+  type PackHead,
   packPath,
+  type PackRecord,
   PACKS_DIR,
   readManifest,
-  readOwnManifest,
-  type PackedDocument,
-  type V1Manifest,
 } from './manifest.js';
-import { packKeys, planPacks } from './packs.js';
+import type { PackInput } from './packs.js';
 import type { PreviousIndex } from './previous.js';
 import { type BuildState, readState, sourcesLine, STATE_FILE, type StateHeader, stampOf, stateStamps, stateText, trustedAt } from './state.js';
 
@@ -72,10 +74,21 @@ export function sourceRootFrom(cache: string, sources: string): string | null {
   return rel.split(sep).join('/');
 }
 
-/** The cache being replaced, when it can be reused: format 2 with the same build_config. */
+/** A pack of the cache being replaced, read whole when a rebuild takes documents from it. */
+interface OldPack {
+  readonly record: PackRecord;
+  /** Its first document, in the old cache's numbering. */
+  readonly first: number;
+  loaded: { readonly head: PackHead; readonly bytes: Buffer; readonly previous: PreviousIndex } | null;
+}
+
+/** The cache being replaced, when it can be reused: format 3 with the same build_config. */
 interface OldCache {
-  readonly manifest: V1Manifest;
-  readonly previous: PreviousIndex;
+  readonly top: ManifestTop;
+  readonly packs: readonly OldPack[];
+  /** Pack (index into `packs`) of each old document, and each old document's path. */
+  readonly packOf: Uint32Array;
+  readonly paths: readonly string[];
   readonly oldDocOf: Map<string, number>;
   readonly trustedStamps: Map<string, string>;
   /** The stamps its build state records, when that was written for this very manifest. */
@@ -95,66 +108,117 @@ function readStateOf(cache: string): BuildState | null {
   }
 }
 
+/** Whether every pack is a regular file of its recorded size (their bytes are checked when read). */
+function packsMatch(cache: string, packs: readonly FileRecord[]): boolean {
+  for (const p of packs) {
+    const st = fs.statOrNull(join(cache, packPath(p.sha256)));
+    if (st === null || !st.isFile() || st.size !== p.bytes) return false;
+  }
+  return true;
+}
+
 /**
  * Whether the cache is the one `state` was written with and still whole: its manifest hashes
- * to the recorded sha256, index.bin to its record, every pack has its recorded size.
+ * to the recorded sha256, every pack has its recorded size.
  */
 function stateVouches(cache: string, state: BuildState, configSha256: string, sourceRoot: string | null): boolean {
   const h = state.header;
   if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot) return false;
   try {
-    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && indexAndPacksMatch(cache, h.index, h.packs) !== null;
+    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && packsMatch(cache, h.packs);
   } catch {
     return false;
   }
 }
 
-/**
- * index.bin's bytes when it has the recorded size and sha256 and every pack is a regular
- * file of its recorded size; null otherwise (packs are checked by size: their contents are
- * hashed when read). Throws only what the file system throws.
- */
-function indexAndPacksMatch(cache: string, index: FileRecord, packs: readonly FileRecord[]): Buffer | null {
-  const bytes = fs.readFile(join(cache, INDEX_FILE));
-  if (bytes.length !== index.bytes || sha256Hex(bytes) !== index.sha256) return null;
-  for (const p of packs) {
-    const st = fs.statOrNull(join(cache, packPath(p.sha256)));
-    if (st === null || !st.isFile() || st.size !== p.bytes) return null;
-  }
-  return bytes;
-}
-
 async function openOldCache(cache: string, configKey: string, state: BuildState | null): Promise<OldCache | null> {
   try {
-    // The index modules load only here: a rebuild that changes nothing never opens the old index.
-    const [{ IndexReader }, { PreviousIndex }] = await Promise.all([import('../../index/index-format.js'), import('./previous.js')]);
     const manifestBytes = fs.readFile(join(cache, MANIFEST_FILE));
     const manifestSha256 = sha256Hex(manifestBytes);
-    // A manifest byte-identical to the one the build state was written with was checked,
-    // and had its cache_version computed, by that build: redoing either proves nothing new.
-    const vouched = state !== null && state.header.manifestSha256 === manifestSha256;
-    const manifest = (vouched ? readOwnManifest : readManifest)(manifestBytes.toString('utf8'));
-    if (Array.isArray(manifest) || canonical(manifest.buildConfig) !== configKey) return null;
-    if (!(vouched && state.header.cacheVersion === manifest.cacheVersion) && computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) return null;
-    const indexBytes = indexAndPacksMatch(cache, manifest.index, manifest.packs);
-    if (indexBytes === null) return null;
-    const index = new IndexReader(indexBytes);
-    if (index.docCount !== manifest.documents.length) return null;
-    const mine = state !== null && state.header.cacheVersion === manifest.cacheVersion ? state : null;
+    const top = readManifest(manifestBytes.toString('utf8'));
+    if (Array.isArray(top) || canonical(top.buildConfig) !== configKey) return null;
+    if (computeCacheVersion(top.buildConfig, top.packs) !== top.cacheVersion || !packsMatch(cache, top.packs)) return null;
+    // The state written with exactly this manifest lists its documents' paths, in order:
+    // no pack need be opened to know which document is where. Otherwise the heads say.
+    const mine = state !== null && state.header.manifestSha256 === manifestSha256 && state.header.cacheVersion === top.cacheVersion ? state : null;
     const recorded = mine === null ? null : stateStamps(mine);
+    let paths: string[];
+    if (recorded !== null && recorded.stamps.size === top.documentCount) paths = [...recorded.stamps.keys()];
+    else paths = (await import('./load.js')).readPackHeads(cache, top).documents.map((d) => d.path);
+    const packOf = new Uint32Array(paths.length);
+    const packs: OldPack[] = [];
+    let first = 0;
+    top.packs.forEach((record, k) => {
+      packOf.fill(k, first, first + record.documents);
+      packs.push({ record, first, loaded: null });
+      first += record.documents;
+    });
     return {
-      manifest,
-      previous: new PreviousIndex(index),
-      oldDocOf: new Map(manifest.documents.map((d, i) => [d.path, i])),
+      top,
+      packs,
+      packOf,
+      paths,
+      oldDocOf: new Map(paths.map((p, i) => [p, i])),
       trustedStamps: recorded?.trusted ?? new Map<string, string>(),
       recordedStamps: recorded?.stamps ?? null,
-      sourceRoot: manifest.sourceRoot,
+      sourceRoot: top.sourceRoot,
       manifestSha256,
     };
   } catch {
     return null; // anything unusable: a full build, which is always correct
   }
 }
+
+/**
+ * Old pack `k`, read whole (once) and checked: the file hashes to its name, its head
+ * decodes. A pack that cannot be read, or is damaged, throws OldCacheDamaged: the rebuild
+ * then starts over as a full build (and the old cache stays as it is until replaced).
+ */
+async function loadOldPack(cache: string, old: OldCache, k: number): Promise<NonNullable<OldPack['loaded']>> {
+  const pack = old.packs[k] as OldPack;
+  if (pack.loaded !== null) return pack.loaded;
+  const { record } = pack;
+  const name = packPath(record.sha256);
+  let bytes: Buffer;
+  try {
+    const fd = fs.openRead(join(cache, name));
+    try {
+      bytes = fs.readAt(fd, record.bytes, 0);
+    } finally {
+      fs.closeFile(fd);
+    }
+  } catch (err) {
+    throw damaged(`${name} cannot be read (${(err as { code?: unknown }).code === 'ESHORT' ? 'truncated' : String((err as { code?: unknown }).code ?? err)})`);
+  }
+  if (sha256Hex(bytes) !== record.sha256) throw damaged(`${name} does not hash to its name`);
+  const [{ decodeHead }, { PreviousIndex }] = await Promise.all([import('./manifest.js'), import('./previous.js')]);
+  let head: PackHead;
+  try {
+    head = decodeHead(bytes.subarray(0, record.head.bytes), record);
+  } catch (err) {
+    throw damaged(`${name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  pack.loaded = { head, bytes, previous: new PreviousIndex(head.index) };
+  return pack.loaded;
+}
+
+/** A pack of the cache being replaced is not what its manifest records: that cache is not reused. */
+class OldCacheDamaged extends Error {}
+const damaged = (what: string): OldCacheDamaged => new OldCacheDamaged(`the cache being replaced is damaged: ${what}`);
+
+/**
+ * The old document `d` is, unchanged (trusted by its stamp, or read and found to hash to its
+ * old version), or -1.
+ */
+function sameOldDoc(old: OldCache, d: NewDocument): number {
+  if (d.kind === 'old') return d.oldDoc;
+  return d.doc.unchanged ? (old.oldDocOf.get(d.path) ?? -1) : -1;
+}
+
+/** A document of the new cache: analyzed now, or an old one trusted by its stamp. */
+type NewDocument =
+  | { readonly kind: 'analyzed'; readonly path: string; readonly doc: AnalyzedDocument }
+  | { readonly kind: 'old'; readonly path: string; readonly oldDoc: number };
 
 export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   const sourceStat = fs.statOrNull(o.sources);
@@ -214,168 +278,175 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     };
   }
 
-  const old = o.force ? await openOldCache(o.cache, configKey, state) : null;
-  const trusted: Extract<DocumentOrigin, { kind: 'previous' }>[] = [];
-  const items: BatchItem[] = [];
-  for (const path of files) {
-    const stamp = stamps.get(path) as string;
-    const oldDoc = old?.oldDocOf.get(path);
-    if (old !== null && oldDoc !== undefined && old.trustedStamps.get(path) === stamp) {
-      const d = old.manifest.documents[oldDoc] as PackedDocument;
-      trusted.push({ kind: 'previous', path, version: d.version, bytes: d.bytes, oldDoc });
-      continue;
-    }
-    const previousVersion = oldDoc === undefined ? undefined : old?.manifest.documents[oldDoc]?.version;
-    items.push({ path, file: fileOf(path), offset: 0, length: -1, ...(previousVersion === undefined ? {} : { previousVersion }) });
-  }
-
-  report({ phase: 'read', files: trusted.length, filesTotal: files.length, bytes: 0 });
-  const batches = items.length === 0
-    ? []
-    : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true }, o.threads ?? 1);
-  // The document list (and so cache_version) is known before any index work: a rebuild
-  // that changes nothing stops here.
-  const listed = [
-    ...trusted.map((t) => ({ path: t.path, version: t.version, bytes: t.bytes, reused: true })),
-    ...batches.flatMap((b) => b.documents.filter((d) => d.skip === null).map((d) => ({ path: d.path, version: d.version, bytes: d.bytes, reused: d.unchanged }))),
-  ].sort((a, b) => compareBytes(a.path, b.path));
-  // The old cache_version was recomputed when it was opened: the same documents, the same version.
-  const cacheVersion = old !== null && sameDocuments(listed, old.manifest.documents) ? old.manifest.cacheVersion : computeCacheVersion(config, listed);
-  const skipped = [...listing.skipped, ...batches.flatMap((b) => b.documents.filter((d) => d.skip !== null).map((d) => ({ path: d.path, reason: d.skip as string })))];
-  skipped.sort((a, b) => compareBytes(a.path, b.path));
-  const bytesRead = listed.reduce((n, d) => n + d.bytes, 0);
-  const reused = listed.filter((d) => d.reused).length;
-  // Stamps of files that did not become documents are not kept: they are read every time.
-  const documentStamps = new Map(listed.map((d) => [d.path, stamps.get(d.path) as string]));
-  const summary = (unchanged: boolean, unitCount: number): V1BuildSummary => ({
-    cacheVersion,
-    documentCount: listed.length,
-    unitCount,
-    skipped,
-    reused,
-    analyzed: listed.length - reused,
-    unchanged,
-  });
-  if (old !== null && old.manifest.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot) {
-    // Same configuration, same documents: the cache already is what a full build would
-    // write (bar created_at). Leave it; refresh the stamps so the next build trusts them
-    // (unless the state already holds exactly these, all trusted: the steady state).
-    const recorded = old.recordedStamps;
-    if (!(recorded !== null && recorded.size === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
-      const m = old.manifest;
-      writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount: old.previous.unitCount, bytes: bytesRead, index: m.index, packs: m.packs }, documentStamps);
-    }
-    report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesRead });
-    return summary(true, old.previous.unitCount);
-  }
-
-  report({ phase: 'index', files: files.length, filesTotal: files.length, bytes: bytesRead });
-  const reuse: Reuse | null = old === null ? null : { previous: old.previous, oldDocOf: old.oldDocOf, trusted };
-  // The analysis and index modules load only when there is something to analyze or
-  // assemble: a rebuild that changes nothing never needs them (it starts faster).
-  const { assemble } = await import('./assemble.js');
-  const corpus = assemble(batches, reuse);
-
-  // The packs (./packs.ts): each planned pack either holds exactly the contents of a pack of
-  // the old cache (linked, never read) or is written from the batches' and the old packs'
-  // bytes (a reused content re-hashed on the way: the old packs were checked by size only).
-  const plan = planPacks(corpus.documents);
-  const oldPacks = new Map<string, FileRecord>();
-  if (old !== null) {
-    packKeys(old.manifest.documents, old.manifest.packs).forEach((key, k) => {
-      if (key !== null) oldPacks.set(key, old.manifest.packs[k] as FileRecord);
-    });
-  }
-  // An old pack a rewritten pack takes contents from is read whole, once: a rewritten pack
-  // holds nearly all of its old namesake's contents, and one read beats one per content.
-  const oldPackBytes = new Map<number, Buffer>();
-  const oldContent = (oldDoc: number): Uint8Array => {
-    const from = (old as OldCache).manifest.documents[oldDoc] as PackedDocument;
-    let pack = oldPackBytes.get(from.pack);
-    if (pack === undefined) {
-      const record = (old as OldCache).manifest.packs[from.pack] as FileRecord;
-      const fd = fs.openRead(join(o.cache, packPath(record.sha256)));
-      try {
-        pack = fs.readAt(fd, record.bytes, 0);
-      } finally {
-        fs.closeFile(fd);
-      }
-      oldPackBytes.set(from.pack, pack);
-    }
-    const bytes = pack.subarray(from.offset, from.offset + from.bytes);
-    if (bytes.length !== from.bytes || versionOf(bytes) !== from.version) throw new ContextError('cache_invalid', `the cache being replaced is damaged: ${from.path} does not hash to its version (delete the cache and build again)`);
-    return bytes;
-  };
-  const packs: FileRecord[] = [];
-  /** Each pack of the new cache: its bytes, or null for a pack linked from the old cache. */
-  const packWrites: { readonly name: string; readonly bytes: Buffer | null }[] = [];
+  const opened = o.force ? await openOldCache(o.cache, configKey, state) : null;
   try {
-    for (const p of plan.packs) {
-      const same = oldPacks.get(p.key);
-      if (same !== undefined) {
-        packs.push(same);
-        packWrites.push({ name: packPath(same.sha256), bytes: null });
+    return await buildFrom(opened);
+  } catch (err) {
+    // A damaged old cache is never copied from: the rebuild starts over as a full build.
+    if (opened !== null && err instanceof OldCacheDamaged) return await buildFrom(null);
+    throw err;
+  }
+
+  async function buildFrom(old: OldCache | null): Promise<V1BuildSummary> {
+    const trusted: Extract<NewDocument, { kind: 'old' }>[] = [];
+    const items: BatchItem[] = [];
+    for (const path of files) {
+      const stamp = stamps.get(path) as string;
+      const oldDoc = old?.oldDocOf.get(path);
+      if (old !== null && oldDoc !== undefined) {
+        if (old.trustedStamps.get(path) === stamp) {
+          trusted.push({ kind: 'old', path, oldDoc });
+          continue;
+        }
+        // Read again: if its bytes still hash to its old version, its old analysis is reused.
+        const k = old.packOf[oldDoc] as number;
+        const loaded = await loadOldPack(o.cache, old, k);
+        const previousVersion = (loaded.head.documents[oldDoc - (old.packs[k] as OldPack).first] as HeadDocument).version;
+        items.push({ path, file: fileOf(path), offset: 0, length: -1, previousVersion });
         continue;
       }
-      const chunks = p.firstUse.map((i) => {
-        const d = corpus.documents[i] as (typeof corpus.documents)[number];
-        if (d.origin.kind === 'batch') {
-          const contents = (batches[d.origin.batch] as BatchResult).contents as Uint8Array;
-          return contents.subarray(d.contentOffset, d.contentOffset + d.bytes);
-        }
-        return oldContent(d.origin.oldDoc);
-      });
-      const bytes = Buffer.concat(chunks, p.bytes);
-      const sha256 = sha256Hex(bytes);
-      packs.push({ bytes: p.bytes, sha256 });
-      packWrites.push({ name: packPath(sha256), bytes });
+      items.push({ path, file: fileOf(path), offset: 0, length: -1 });
     }
-  } catch (err) {
-    throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
-  }
-  const packed: PackedDocument[] = corpus.documents.map((d, i) => {
-    const at = plan.placement[i] as { pack: number; offset: number };
-    return { path: d.path, version: d.version, pack: at.pack, offset: at.offset, bytes: d.bytes };
-  });
-  const index = corpus.index;
-  const indexRecord = { bytes: index.length, sha256: sha256Hex(index) };
-  const manifest = manifestText({
-    cacheVersion,
-    buildConfig: config,
-    createdAt: o.createdAt,
-    sourceRoot,
-    documents: packed,
-    packs,
-    index: indexRecord,
-  });
-  report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesRead });
-  writeCacheAtomically(
-    o.cache,
-    (temp) => {
-      fs.mkdir(join(temp, PACKS_DIR));
-      for (const w of packWrites) {
-        if (w.bytes === null) fs.linkOrCopy(join(o.cache, w.name), join(temp, w.name));
-        else fs.createFile(join(temp, w.name), w.bytes);
-      }
-      fs.writeFile(join(temp, INDEX_FILE), index);
-      fs.writeFile(join(temp, MANIFEST_FILE), manifest);
-      fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount: corpus.unitCount, bytes: bytesRead, index: indexRecord, packs }, documentStamps));
-    },
-    o.force, // without --force, a cache another build put there meanwhile is not replaced
-  );
-  report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesRead });
-  return summary(false, corpus.unitCount);
-}
 
-/** Whether `listed` holds exactly the old manifest's documents (paths and versions, in order). */
-function sameDocuments(listed: readonly { path: string; version: string }[], old: readonly PackedDocument[]): boolean {
-  if (listed.length !== old.length) return false;
-  for (let i = 0; i < listed.length; i++) {
-    const a = listed[i] as { path: string; version: string };
-    const b = old[i] as PackedDocument;
-    if (a.path !== b.path || a.version !== b.version) return false;
+    report({ phase: 'read', files: trusted.length, filesTotal: files.length, bytes: 0 });
+    const batches = items.length === 0
+      ? []
+      : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true }, o.threads ?? 1);
+    const analyzed = (await import('./assemble.js')).analyzedDocuments(batches);
+    const skipped = [...listing.skipped, ...analyzed.skipped].sort((a, b) => compareBytes(a.path, b.path));
+    // The new cache's documents: the trusted old ones and the analyzed ones, in path order.
+    const documents: NewDocument[] = [];
+    {
+      let i = 0;
+      let j = 0;
+      const fresh = analyzed.documents;
+      while (i < fresh.length || j < trusted.length) {
+        const a = fresh[i];
+        const t = trusted[j];
+        if (t !== undefined && (a === undefined || compareBytes(t.path, a.path) < 0)) {
+          documents.push(t);
+          j++;
+        } else {
+          documents.push({ kind: 'analyzed', path: (a as AnalyzedDocument).path, doc: a as AnalyzedDocument });
+          i++;
+        }
+      }
+    }
+    const reused = documents.filter((d) => d.kind === 'old' || d.doc.unchanged).length;
+    // Stamps of files that did not become documents are not kept: they are read every time.
+    const documentStamps = new Map(documents.map((d) => [d.path, stamps.get(d.path) as string]));
+
+    report({ phase: 'index', files: files.length, filesTotal: files.length, bytes: 0 });
+    // The packs (./packs.ts), in order. Where a pack of the old cache begins at the same
+    // document and holds exactly the same documents, all trusted, and ended there for the
+    // same reason, the rule would cut the same pack: it is linked, never read. Every other
+    // pack is encoded from its documents, old ones taken from their old packs.
+    const { encodePack, packEnds } = await import('./packs.js');
+    const packs: PackRecord[] = [];
+    /** Each pack of the new cache: its bytes, or null for a pack linked from the old cache. */
+    const packWrites: { readonly name: string; readonly chunks: readonly Uint8Array[] | null }[] = [];
+    const inputOf = async (d: NewDocument): Promise<PackInput> => {
+      if (d.kind === 'analyzed' && !d.doc.unchanged) {
+        const contents = (batches[d.doc.batch] as BatchResult).contents as Uint8Array;
+        return { path: d.path, version: d.doc.version, units: d.doc.units, old: null, content: contents.subarray(d.doc.contentOffset, d.doc.contentOffset + d.doc.bytes) };
+      }
+      const oldDoc = d.kind === 'old' ? d.oldDoc : ((old as OldCache).oldDocOf.get(d.path) as number);
+      const k = (old as OldCache).packOf[oldDoc] as number;
+      const loaded = await loadOldPack(o.cache, old as OldCache, k);
+      const local = oldDoc - ((old as OldCache).packs[k] as OldPack).first;
+      const h = loaded.head.documents[local] as HeadDocument;
+      const at = ((old as OldCache).packs[k] as OldPack).record.head.bytes + h.offset;
+      return { path: d.path, version: h.version, units: null, old: { previous: loaded.previous, doc: local }, content: loaded.bytes.subarray(at, at + h.bytes) };
+    };
+    try {
+      let s = 0;
+      while (s < documents.length) {
+        const d = documents[s] as NewDocument;
+        const first = old === null ? -1 : sameOldDoc(old, d);
+        if (old !== null && first >= 0) {
+          const k = old.packOf[first] as number;
+          const p = old.packs[k] as OldPack;
+          const n = p.record.documents;
+          if (p.first === first && s + n <= documents.length) {
+            let same = true;
+            for (let i = 1; same && i < n; i++) same = sameOldDoc(old, documents[s + i] as NewDocument) === p.first + i;
+            if (same && (s + n === documents.length || packEnds(old.paths[p.first + n - 1] as string, p.record.bytes - p.record.head.bytes))) {
+              packs.push(p.record);
+              packWrites.push({ name: packPath(p.record.sha256), chunks: null });
+              s += n;
+              continue;
+            }
+          }
+        }
+        const inputs: PackInput[] = [];
+        const placed = new Set<string>();
+        let contentBytes = 0;
+        while (s < documents.length) {
+          const input = await inputOf(documents[s] as NewDocument);
+          s++;
+          inputs.push(input);
+          if (!placed.has(input.version)) {
+            placed.add(input.version);
+            contentBytes += input.content.length;
+          }
+          if (packEnds(input.path, contentBytes)) break;
+        }
+        const encoded = encodePack(inputs);
+        packs.push(encoded.record);
+        packWrites.push({ name: packPath(encoded.record.sha256), chunks: encoded.chunks });
+      }
+    } catch (err) {
+      throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
+    }
+    const cacheVersion = computeCacheVersion(config, packs);
+    const unitCount = packs.reduce((n, p) => n + p.units, 0);
+    const bytesStored = packs.reduce((n, p) => n + p.bytes - p.head.bytes, 0);
+    const summary = (unchanged: boolean): V1BuildSummary => ({
+      cacheVersion,
+      documentCount: documents.length,
+      unitCount,
+      skipped,
+      reused,
+      analyzed: documents.length - reused,
+      unchanged,
+    });
+    if (old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot) {
+      // Same configuration, same packs: the cache already is what a full build would write
+      // (bar created_at). Leave it; refresh the stamps so the next build trusts them (unless
+      // the state already holds exactly these, all trusted: the steady state).
+      const recorded = old.recordedStamps;
+      if (!(recorded !== null && recorded.size === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
+        writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs }, documentStamps);
+      }
+      report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
+      return summary(true);
+    }
+
+    const manifest = manifestText({
+      cacheVersion,
+      buildConfig: config,
+      createdAt: o.createdAt,
+      sourceRoot,
+      documentCount: documents.length,
+      packs,
+    });
+    report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesStored });
+    writeCacheAtomically(
+      o.cache,
+      (temp) => {
+        fs.mkdir(join(temp, PACKS_DIR));
+        for (const w of packWrites) {
+          if (w.chunks === null) fs.linkOrCopy(join(o.cache, w.name), join(temp, w.name));
+          else fs.createFileFrom(join(temp, w.name), w.chunks);
+        }
+        fs.writeFile(join(temp, MANIFEST_FILE), manifest);
+        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs }, documentStamps));
+      },
+      o.force, // without --force, a cache another build put there meanwhile is not replaced
+    );
+    report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
+    return summary(false);
   }
-  return true;
 }
 
 function sameStamps(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {

@@ -11,7 +11,7 @@ import type { RankingParams } from '../../ranking/bm25.js';
 import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
-export const FORMAT_VERSION = '2';
+export const FORMAT_VERSION = '3';
 export const GRANULARITIES = ['file', 'section'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
@@ -80,7 +80,8 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /** The options and ranking a v1 build_config records, or a reason it is not one. */
 export function parseBuildConfig(value: unknown): V1Config | string {
   if (!isObject(value)) return 'build_config is not an object';
-  if (value['version'] !== FORMAT_VERSION || value['engine'] !== 'v1') return 'build_config is not engine v1 format 2';
+  if (value['engine'] === 'v1' && value['version'] === '2') return 'build_config is engine v1 format 2, which this version no longer reads (rebuild it with build --force)';
+  if (value['version'] !== FORMAT_VERSION || value['engine'] !== 'v1') return `build_config is not engine v1 format ${FORMAT_VERSION}`;
   const granularity = GRANULARITIES.find((g) => g === value['granularity']);
   if (granularity === undefined) return 'unknown granularity';
   const tokenizer = value['tokenizer'];

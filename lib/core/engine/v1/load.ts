@@ -1,24 +1,28 @@
-// Opens a format-2 cache for answering queries without reading its documents: the manifest
-// is checked (shape, cache_version recomputed), and index.bin is read whole and must match
-// the size and sha256 the manifest records; each pack must be there with its recorded size.
-// A document's content is read only when selected, from its pack (opened then and kept
-// open, at most OPEN_PACKS at a time, its size checked again), and re-hashed against its
-// version, so a damaged cache yields cache_invalid, never a wrong answer.
+// Opens a format-3 cache for answering queries without reading its documents' contents:
+// the manifest is checked (shape, cache_version recomputed from the packs' heads), every
+// pack must be there with its recorded size, and each pack's head (its document list and
+// index) is read and must match the size and sha256 the manifest records. A document's
+// content is read only when selected, from its pack (opened then and kept open, at most
+// OPEN_PACKS at a time, its size checked again), and re-hashed against its version, so a
+// damaged cache yields cache_invalid, never a wrong answer.
 // A pack is named by its hash: one opened after a rebuild swapped the cache directory
 // holds the same bytes, or is gone (cache_invalid, as for any missing pack).
 
 import { join } from 'node:path';
+import { compareBytes } from '../../../json.js';
 import { ContextError, fromOsError } from '../../../errors.js';
+import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { requireCacheDir } from '../../cache/check.js';
 import * as fs from '../../fs.js';
 import { sha256Hex, versionOf } from '../../hash.js';
-import { IndexFormatError } from '../../index/bytes.js';
-import { IndexReader } from '../../index/index-format.js';
-import { computeCacheVersion, type FileRecord, INDEX_FILE, packPath, readManifest, type PackedDocument, type V1Manifest } from './manifest.js';
+import type { IndexReader } from '../../index/index-format.js';
+import { PackedIndex, type UnitIndex } from '../../index/packed-index.js';
+import { computeCacheVersion, decodeHead, type FileRecord, packPath, type PackHead, type PackRecord, readManifest, type ManifestTop, type PackedDocument, type V1Manifest } from './manifest.js';
 
 export interface V1Cache {
   readonly manifest: V1Manifest;
-  readonly index: IndexReader;
+  /** Every unit of the cache, numbered in pack order (../../index/packed-index.ts). */
+  readonly index: UnitIndex;
   /** The verified text of document `doc` (manifest order). */
   text(doc: number): string;
   /** Releases the open pack. */
@@ -40,39 +44,75 @@ function readCacheFile(path: string, what: string): Buffer {
   }
 }
 
+/**
+ * Opens pack `record` of the cache at `dir` and checks it is a regular file of its recorded
+ * size: its descriptor (the caller closes it). cache_invalid when missing or resized.
+ */
+function openPack(dir: string, record: FileRecord): number {
+  const name = packPath(record.sha256);
+  let fd: number;
+  try {
+    fd = fs.openRead(join(dir, name));
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw invalid(`documents_exist: ${name} is missing`);
+    throw fromOsError(err, 'io_error');
+  }
+  try {
+    const st = fs.fstat(fd);
+    if (!st.isFile() || st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
+  } catch (err) {
+    fs.closeFile(fd);
+    throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
+  }
+  return fd;
+}
+
+/** Pack `record`'s head bytes, checked against the record and decoded (cache_invalid otherwise). */
+export function checkedHead(name: string, record: PackRecord, head: Uint8Array): PackHead {
+  if (head.length !== record.head.bytes || sha256Hex(head) !== record.head.sha256) throw invalid(`index: the head of ${name} does not match the manifest`);
+  try {
+    return decodeHead(head, record);
+  } catch (err) {
+    throw invalid(`index: ${name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Every pack's head, read from the cache at `dir` and checked: the documents in order, and each pack's index. */
+export function readPackHeads(dir: string, top: ManifestTop): { documents: PackedDocument[]; readers: IndexReader[] } {
+  const documents: PackedDocument[] = [];
+  const readers: IndexReader[] = [];
+  top.packs.forEach((record, k) => {
+    const name = packPath(record.sha256);
+    const fd = openPack(dir, record);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readAt(fd, record.head.bytes, 0);
+    } catch (err) {
+      throw (err as { code?: unknown }).code === 'ESHORT' ? invalid(`documents_exist: ${name} is truncated`) : fromOsError(err, 'io_error');
+    } finally {
+      fs.closeFile(fd);
+    }
+    const head = checkedHead(name, record, bytes);
+    const first = head.documents[0];
+    const last = documents[documents.length - 1];
+    if (first !== undefined && last !== undefined && compareBytes(last.path, first.path) >= 0) throw invalid(`manifest: documents not sorted and distinct at ${first.path}`);
+    for (const d of head.documents) documents.push({ path: d.path, version: d.version, pack: k, offset: record.head.bytes + d.offset, bytes: d.bytes });
+    readers.push(head.index);
+  });
+  return { documents, readers };
+}
+
 /** Loads the cache at `dir` whose manifest text was already read. */
 export function loadV1(dir: string, manifestText: string, parsed?: { readonly value: unknown }): V1Cache {
-  const manifest = readManifest(manifestText, parsed);
-  if (Array.isArray(manifest)) throw invalid(`manifest: ${manifest[0] ?? 'unusable'}`);
-  if (computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) {
+  const top = readManifest(manifestText, parsed);
+  if (Array.isArray(top)) throw invalid(`manifest: ${top[0] ?? 'unusable'}`);
+  if (computeCacheVersion(top.buildConfig, top.packs) !== top.cacheVersion) {
     throw invalid('cache_version: does not match the recomputed hash');
   }
-  const indexBytes = readCacheFile(join(dir, INDEX_FILE), INDEX_FILE);
-  if (indexBytes.length !== manifest.index.bytes || sha256Hex(indexBytes) !== manifest.index.sha256) {
-    throw invalid('index: index.bin does not match the manifest');
-  }
-  let index: IndexReader;
-  try {
-    index = new IndexReader(indexBytes);
-  } catch (err) {
-    if (err instanceof IndexFormatError) throw invalid(`index: ${err.message}`);
-    throw err;
-  }
-  if (index.docCount !== manifest.documents.length) throw invalid('index: document count differs from the manifest');
-  // Every pack is there with its recorded size (a stat each): a missing or cut pack fails the
-  // load, as a missing index does, whichever documents a query then selects.
-  for (const record of manifest.packs) {
-    const name = packPath(record.sha256);
-    let st: fs.Stats | null;
-    try {
-      st = fs.statOrNull(join(dir, name));
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== 'ENOTDIR') throw fromOsError(err, 'io_error');
-      st = null; // packs/ is not a directory
-    }
-    if (st === null || !st.isFile()) throw invalid(`documents_exist: ${name} is missing`);
-    if (st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
-  }
+  const { documents, readers } = readPackHeads(dir, top);
+  const manifest: V1Manifest = { ...top, documents };
+  const index = new PackedIndex(readers, FIELD_COUNT);
   const fds = new Map<number, number>();
   let open = true;
   const packFd = (pack: number): number => {
@@ -82,23 +122,7 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
       fds.set(pack, known);
       return known;
     }
-    const record = manifest.packs[pack] as FileRecord;
-    const name = packPath(record.sha256);
-    let fd: number;
-    try {
-      fd = fs.openRead(join(dir, name));
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw invalid(`documents_exist: ${name} is missing`);
-      throw fromOsError(err, 'io_error');
-    }
-    try {
-      const st = fs.fstat(fd);
-      if (!st.isFile() || st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
-    } catch (err) {
-      fs.closeFile(fd);
-      throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
-    }
+    const fd = openPack(dir, manifest.packs[pack] as FileRecord);
     fds.set(pack, fd);
     if (fds.size > OPEN_PACKS) {
       // Bounded: a long-lived server with several caches must not run out of descriptors.
@@ -134,7 +158,7 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
   };
 }
 
-/** Opens the format-2 cache at `dir` (reads its manifest first). */
+/** Opens the format-3 cache at `dir` (reads its manifest first). */
 export function openV1(dir: string): V1Cache {
   requireCacheDir(dir);
   return loadV1(dir, readCacheFile(join(dir, 'manifest.json'), 'manifest.json').toString('utf8'));

@@ -1,34 +1,37 @@
-// Cache format 2 (engine v1): a manifest, one index file and the document contents in
-// content-addressed pack files; no per-document files.
+// Cache format 3 (engine v1): a small manifest and the documents in content-addressed pack
+// files, each pack self-contained: its documents, their index and their contents.
 //
 //   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
-//                   document_count, files (size and sha256 of index.bin and of each pack,
-//                   in order), documents [{path, version, pack, offset, bytes}] sorted by
-//                   path (UTF-8 byte order); `pack` numbers files.packs
+//                   document_count, files.packs [{bytes, sha256, documents, units, head:
+//                   {bytes, sha256}}] in path order of their documents
 //   packs/<sha256>.pack
-//                   the document contents: every distinct content once, in order of first
-//                   use, cut into packs at boundaries the paths decide (./packs.ts), each
-//                   named by the sha256 of its bytes
-//   index.bin       the index (../../index/index-format.ts)
+//                   named by the sha256 of its bytes: a head, then the contents.
+//                   head = "CTXPACK3", u32 length of the list, the list (compact JSON
+//                   [[path, version, offset, bytes], …], sorted by path in UTF-8 byte
+//                   order, offsets from the end of the head), zero padding to a multiple
+//                   of 4, the pack's index (../../index/index-format.ts, its documents
+//                   numbered in list order). Each distinct content of the pack once.
 //
-// Why several packs: a rebuild after a few edits writes only the packs those edits touch
-// and links the others from the cache it replaces (./build.ts), instead of copying and
-// hashing every content byte again. A pack's name is its hash, so a reader that opens a
-// pack late (after a rebuild swapped the cache) gets the same bytes or none.
+// Why: everything a pack holds follows from its own documents (which documents it holds
+// follows from their paths and sizes, ./packs.ts), so a rebuild after a few edits
+// rewrites the packs those edits fall in and links every other from the cache it replaces
+// (./build.ts); nothing it writes or reads grows with the corpus but the manifest's pack
+// list and the build state's stamps.
 //
-// cache_version = "sha256:" + hex(sha256(compact JSON {"build_config": …, "documents":
-// [[path, version], …]})): JSON keeps it unambiguous for any path. created_at and
-// source_root are informational and not hashed, as created_at is in v0; how contents are
-// cut into packs follows from the documents, so it needs no hashing either.
+// cache_version = "sha256:" + hex(sha256(compact JSON {"build_config": …, "packs":
+// [head sha256, …]})). A head holds its documents' paths and versions (which bind their
+// contents) and their index, so the version covers every document and everything an
+// answer is computed from; created_at and source_root are informational and not hashed.
 
-import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
+import { compact, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
+import { IndexFormatError } from '../../index/bytes.js';
+import { IndexReader } from '../../index/index-format.js';
 import { parseBuildConfig, type V1Config } from './config.js';
 
 export const MANIFEST_FILE = 'manifest.json';
-export const INDEX_FILE = 'index.bin';
 export const PACKS_DIR = 'packs';
-export const CACHE_FILES: readonly string[] = [INDEX_FILE, MANIFEST_FILE, PACKS_DIR];
+export const CACHE_FILES: readonly string[] = [MANIFEST_FILE, PACKS_DIR];
 /** The cache-relative path of the pack whose bytes hash to `sha256` (hex). */
 export const packPath = (sha256: string): string => `${PACKS_DIR}/${sha256}.pack`;
 /** Not part of the cache's identity, but allowed in it: the build state (./state.ts). */
@@ -36,61 +39,71 @@ export const OPTIONAL_FILES: readonly string[] = ['build-state.json'];
 
 const VERSION = /^sha256:[0-9a-f]{64}$/;
 const HEX = /^[0-9a-f]{64}$/;
-
-export interface PackedDocument {
-  /** `/`-separated path from the sources root, as on disk. */
-  readonly path: string;
-  readonly version: string;
-  /** Which pack (of files.packs) holds its content, and the byte range there. */
-  readonly pack: number;
-  readonly offset: number;
-  readonly bytes: number;
-}
+const HEAD_MAGIC = Buffer.from('CTXPACK3', 'latin1');
 
 export interface FileRecord {
   readonly bytes: number;
   readonly sha256: string;
 }
 
-export interface V1Manifest {
+/** A pack as the manifest lists it: the file, how many documents it holds, its head. */
+export interface PackRecord extends FileRecord {
+  readonly documents: number;
+  /** Units its index holds (documents, or sections). */
+  readonly units: number;
+  readonly head: FileRecord;
+}
+
+/** A document as a pack's head lists it; `offset` counts from the end of the head. */
+export interface HeadDocument {
+  readonly path: string;
+  readonly version: string;
+  readonly offset: number;
+  readonly bytes: number;
+}
+
+export interface PackedDocument {
+  /** `/`-separated path from the sources root, as on disk. */
+  readonly path: string;
+  readonly version: string;
+  /** Which pack (of files.packs) holds it, and the byte range of its content in that file. */
+  readonly pack: number;
+  readonly offset: number;
+  readonly bytes: number;
+}
+
+/** manifest.json, checked: what it says without opening a pack. */
+export interface ManifestTop {
   readonly cacheVersion: string;
   readonly buildConfig: Json;
   readonly config: V1Config;
   readonly createdAt: string;
   readonly sourceRoot: string | null;
+  readonly documentCount: number;
+  readonly packs: readonly PackRecord[];
+}
+
+/** The manifest with every pack's documents, as the heads list them. */
+export interface V1Manifest extends ManifestTop {
   readonly documents: readonly PackedDocument[];
-  readonly packs: readonly FileRecord[];
-  readonly index: FileRecord;
 }
 
-export function computeCacheVersion(buildConfig: Json, documents: readonly { path: string; version: string }[]): string {
-  let sorted = documents;
-  for (let i = 1; i < documents.length; i++) {
-    if (compareBytes((documents[i - 1] as { path: string }).path, (documents[i] as { path: string }).path) > 0) {
-      sorted = [...documents].sort((a, b) => compareBytes(a.path, b.path));
-      break;
-    }
-  }
-  // Exactly compact({build_config, documents: [[path, version], ...]}), the documents
-  // written natively: a cache of 10,000 documents hashes this on every cold load.
-  const pairs = compactPlain(sorted.map((d) => [d.path, d.version]));
-  return 'sha256:' + sha256Hex(`{"build_config":${compact(buildConfig)},"documents":${pairs}}`);
+export function computeCacheVersion(buildConfig: Json, packs: readonly { readonly head: FileRecord }[]): string {
+  return 'sha256:' + sha256Hex(`{"build_config":${compact(buildConfig)},"packs":[${packs.map((p) => `"${p.head.sha256}"`).join(',')}]}`);
 }
 
-export function manifestText(m: Omit<V1Manifest, 'config'>): string {
-  // prettyPlain: pretty()'s bytes, natively (10,000 entries are rewritten on every rebuild);
-  // a build_config holds strings, booleans, lists and finite numbers only.
+export function manifestText(m: Omit<ManifestTop, 'config'>): string {
+  // prettyPlain: pretty()'s bytes, natively; a build_config holds strings, booleans, lists
+  // and finite numbers only.
   return prettyPlain({
     cache_version: m.cacheVersion,
     build_config: m.buildConfig as PlainJson,
     created_at: m.createdAt,
     source_root: m.sourceRoot,
-    document_count: m.documents.length,
+    document_count: m.documentCount,
     files: {
-      [INDEX_FILE]: { bytes: m.index.bytes, sha256: m.index.sha256 },
-      [PACKS_DIR]: m.packs.map((p) => ({ bytes: p.bytes, sha256: p.sha256 })),
+      [PACKS_DIR]: m.packs.map((p) => ({ bytes: p.bytes, sha256: p.sha256, documents: p.documents, units: p.units, head: { bytes: p.head.bytes, sha256: p.head.sha256 } })),
     },
-    documents: m.documents.map((d) => ({ path: d.path, version: d.version, pack: d.pack, offset: d.offset, bytes: d.bytes })),
   });
 }
 
@@ -101,41 +114,20 @@ export const isCount = (v: unknown): v is number => typeof v === 'number' && Num
 export const isFileRecord = (r: unknown): r is FileRecord =>
   isObject(r) && isCount(r['bytes']) && typeof r['sha256'] === 'string' && HEX.test(r['sha256']);
 
-function fileRecord(r: unknown, name: string, problems: string[]): FileRecord {
-  if (!isFileRecord(r)) {
-    problems.push(`files.${name} is not {bytes, sha256}`);
-    return { bytes: 0, sha256: '' };
-  }
-  return { bytes: r['bytes'], sha256: r['sha256'] };
+/** Whether `r` is a pack record (a file record with counts and a head inside the file). */
+export function isPackRecord(r: unknown): r is PackRecord {
+  if (!isFileRecord(r)) return false;
+  const o = r as unknown as Record<string, unknown>;
+  return isCount(o['documents']) && isCount(o['units']) && isFileRecord(o['head']) && o['head'].bytes <= r.bytes;
 }
 
-function packRecords(files: Record<string, unknown>, problems: string[]): FileRecord[] {
-  const list = files[PACKS_DIR];
-  if (!Array.isArray(list)) {
-    // documents.pack was this format's single pack before packs/ (never released).
-    problems.push(`files.${PACKS_DIR} is not a list${files['documents.pack'] !== undefined ? ' (a cache from before packs/: rebuild it with --force)' : ''}`);
-    return [];
-  }
-  const names = new Set<string>();
-  return list.map((r: unknown, k) => {
-    const rec = fileRecord(r, `${PACKS_DIR}[${k}]`, problems);
-    if (rec.sha256 !== '' && names.has(rec.sha256)) problems.push(`files.${PACKS_DIR}[${k}] is listed twice`);
-    names.add(rec.sha256);
-    return rec;
-  });
+/** Whether a parsed manifest declares an engine v1 cache (format 3), which this engine reads. */
+export function isV1Manifest(manifest: unknown): boolean {
+  return isObject(manifest) && isObject(manifest['build_config']) && manifest['build_config']['engine'] === 'v1';
 }
 
-/** Whether a parsed manifest declares format 2 (so the v1 engine, not v0, reads it). */
-export function isFormat2(manifest: unknown): boolean {
-  return isObject(manifest) && isObject(manifest['build_config']) && manifest['build_config']['version'] === '2';
-}
-
-/**
- * Checks a manifest's shape and consistency (not the files): returns it, or the list of
- * problems. Documents must be sorted by path, distinct, with ranges inside their packs, and
- * equal versions must share one range (each content is packed once).
- */
-export function readManifest(text: string, parsed?: { readonly value: unknown }): V1Manifest | string[] {
+/** Checks manifest.json's shape (not the packs): returns it, or the list of problems. */
+export function readManifest(text: string, parsed?: { readonly value: unknown }): ManifestTop | string[] {
   let m: unknown;
   if (parsed !== undefined) m = parsed.value; // already parsed from this text by the caller
   else {
@@ -155,31 +147,25 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
   if (root !== null && typeof root !== 'string') problems.push('source_root is not a string or null');
   const files = isObject(m['files']) ? m['files'] : {};
   if (!isObject(m['files'])) problems.push('files is not an object');
-  const packs = packRecords(files, problems);
-  const index = fileRecord(files[INDEX_FILE], INDEX_FILE, problems);
-  const docs = m['documents'];
-  const documents: PackedDocument[] = [];
-  if (!Array.isArray(docs)) problems.push('documents is not an array');
-  else if (m['document_count'] !== docs.length) problems.push('document_count does not match documents');
-  const ranges = new Map<string, string>();
-  for (const d of Array.isArray(docs) ? (docs as unknown[]) : []) {
-    if (!isObject(d) || typeof d['path'] !== 'string' || typeof d['version'] !== 'string' || !isCount(d['pack']) || !isCount(d['offset']) || !isCount(d['bytes'])) {
-      problems.push('a document entry is not {path, version, pack, offset, bytes}');
-      continue;
-    }
-    const doc: PackedDocument = { path: d['path'], version: d['version'], pack: d['pack'], offset: d['offset'], bytes: d['bytes'] };
-    if (!VERSION.test(doc.version)) problems.push(`bad version for ${doc.path}`);
-    const prev = documents[documents.length - 1];
-    if (prev !== undefined && compareBytes(prev.path, doc.path) >= 0) problems.push(`documents not sorted and distinct at ${doc.path}`);
-    const pack = packs[doc.pack];
-    if (pack === undefined) problems.push(`pack of ${doc.path} is not in files.${PACKS_DIR}`);
-    else if (doc.offset + doc.bytes > pack.bytes) problems.push(`range of ${doc.path} lies outside its pack`);
-    const range = `${doc.pack}:${doc.offset}:${doc.bytes}`;
-    const seen = ranges.get(doc.version);
-    if (seen !== undefined && seen !== range) problems.push(`content of ${doc.path} is packed twice`);
-    ranges.set(doc.version, range);
-    documents.push(doc);
+  const list = files[PACKS_DIR];
+  const packs: PackRecord[] = [];
+  if (!Array.isArray(list)) problems.push(`files.${PACKS_DIR} is not a list`);
+  else {
+    const names = new Set<string>();
+    list.forEach((r: unknown, k) => {
+      if (!isPackRecord(r)) {
+        problems.push(`files.${PACKS_DIR}[${k}] is not {bytes, sha256, documents, units, head: {bytes, sha256}}`);
+        return;
+      }
+      if (names.has(r.sha256)) problems.push(`files.${PACKS_DIR}[${k}] is listed twice`);
+      names.add(r.sha256);
+      if (r.documents === 0) problems.push(`files.${PACKS_DIR}[${k}] holds no document`);
+      packs.push({ bytes: r.bytes, sha256: r.sha256, documents: r.documents, units: r.units, head: { bytes: r.head.bytes, sha256: r.head.sha256 } });
+    });
   }
+  const count = m['document_count'];
+  if (!isCount(count)) problems.push('document_count is not a count');
+  else if (problems.length === 0 && packs.reduce((n, p) => n + p.documents, 0) !== count) problems.push('document_count does not match the packs');
   if (problems.length > 0 || typeof config === 'string') return problems;
   return {
     cacheVersion: m['cache_version'] as string,
@@ -187,36 +173,76 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
     config,
     createdAt: m['created_at'] as string,
     sourceRoot: root as string | null,
-    documents,
+    documentCount: count as number,
     packs,
-    index,
   };
 }
 
+/** A pack's head bytes: the magic, its document list and its index (see the top of this file). */
+export function encodeHead(documents: readonly HeadDocument[], index: Uint8Array): Buffer {
+  const list = Buffer.from(JSON.stringify(documents.map((d) => [d.path, d.version, d.offset, d.bytes])), 'utf8');
+  const pad = (4 - (list.length % 4)) % 4;
+  const head = Buffer.alloc(HEAD_MAGIC.length + 4 + list.length + pad + index.length);
+  HEAD_MAGIC.copy(head, 0);
+  head.writeUInt32LE(list.length, HEAD_MAGIC.length);
+  list.copy(head, HEAD_MAGIC.length + 4);
+  head.set(index, HEAD_MAGIC.length + 4 + list.length + pad);
+  return head;
+}
+
+/** A pack's head, decoded and checked. */
+export interface PackHead {
+  readonly documents: readonly HeadDocument[];
+  readonly index: IndexReader;
+}
+
 /**
- * A manifest this program wrote, as read back by the rebuild that replaces it: its sha256 is
- * the one the build state recorded when writing it (./state.ts), so it passed readManifest's
- * checks by construction, and its documents are taken as parsed (no per-entry checks or
- * copies: 10,000 of them). Anything else goes through readManifest.
+ * Decodes a pack's head (`head`, the first record.head.bytes bytes of the pack) and checks
+ * it against its record: the documents sorted by path, distinct, each a version with a
+ * range inside the pack's contents, equal versions sharing one range, as many as the
+ * record says; the index decodes and counts as many documents. Throws a message.
  */
-export function readOwnManifest(text: string): V1Manifest | string[] {
-  let m: unknown;
+export function decodeHead(head: Uint8Array, record: PackRecord): PackHead {
+  const buf = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  if (buf.length < HEAD_MAGIC.length + 4 || !buf.subarray(0, HEAD_MAGIC.length).equals(HEAD_MAGIC)) throw new Error('not a pack head');
+  const n = buf.readUInt32LE(HEAD_MAGIC.length);
+  const listEnd = HEAD_MAGIC.length + 4 + n;
+  const indexAt = listEnd + ((4 - (n % 4)) % 4);
+  if (indexAt > buf.length) throw new Error('the document list runs past the head');
+  let list: unknown;
   try {
-    m = parseJson(text);
+    list = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(HEAD_MAGIC.length + 4, listEnd)));
   } catch {
-    return ['manifest.json is not JSON'];
+    throw new Error('the document list is not JSON');
   }
-  if (!isObject(m) || !isObject(m['files']) || !Array.isArray(m['documents'])) return readManifest(text, { value: m });
-  const config = parseBuildConfig(m['build_config']);
-  if (typeof config === 'string') return [config];
-  return {
-    cacheVersion: m['cache_version'] as string,
-    buildConfig: m['build_config'] as Json,
-    config,
-    createdAt: m['created_at'] as string,
-    sourceRoot: m['source_root'] as string | null,
-    documents: m['documents'] as PackedDocument[],
-    packs: m['files'][PACKS_DIR] as FileRecord[],
-    index: m['files'][INDEX_FILE] as FileRecord,
-  };
+  if (!Array.isArray(list)) throw new Error('the document list is not a list');
+  if (list.length !== record.documents) throw new Error('the head lists another number of documents than the manifest');
+  const contentBytes = record.bytes - record.head.bytes;
+  const documents: HeadDocument[] = [];
+  const ranges = new Map<string, string>();
+  for (const e of list as unknown[]) {
+    if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || typeof e[1] !== 'string' || !isCount(e[2]) || !isCount(e[3])) {
+      throw new Error('a document entry is not [path, version, offset, bytes]');
+    }
+    const doc: HeadDocument = { path: e[0], version: e[1], offset: e[2], bytes: e[3] };
+    if (!VERSION.test(doc.version)) throw new Error(`bad version for ${doc.path}`);
+    const prev = documents[documents.length - 1];
+    if (prev !== undefined && compareBytes(prev.path, doc.path) >= 0) throw new Error(`documents not sorted and distinct at ${doc.path}`);
+    if (doc.offset + doc.bytes > contentBytes) throw new Error(`range of ${doc.path} lies outside its pack`);
+    const range = `${doc.offset}:${doc.bytes}`;
+    const seen = ranges.get(doc.version);
+    if (seen !== undefined && seen !== range) throw new Error(`content of ${doc.path} is packed twice`);
+    ranges.set(doc.version, range);
+    documents.push(doc);
+  }
+  let index: IndexReader;
+  try {
+    index = new IndexReader(buf.subarray(indexAt));
+  } catch (err) {
+    if (err instanceof IndexFormatError) throw new Error(`index: ${err.message}`);
+    throw err;
+  }
+  if (index.docCount !== documents.length) throw new Error('index: document count differs from the head');
+  if (index.unitCount !== record.units) throw new Error('index: unit count differs from the manifest');
+  return { documents, index };
 }

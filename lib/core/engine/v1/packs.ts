@@ -1,12 +1,20 @@
-// How a v1 cache's document contents are cut into packs (./manifest.ts). Each distinct
-// content is placed once, in path order of first use (as in a single pack); a pack ends
-// after a placed content whose path "cuts" (the top PACK_CUT_BITS bits of its 32-bit
-// FNV-1a hash over the path's UTF-16 code units are zero: one path in 64), or once it
-// holds PACK_MAX_BYTES. The cut depends on the path alone, so an edit, add or delete
+// Which documents a v1 cache's packs hold (./manifest.ts). Documents are taken in path
+// order; a pack ends after a document whose path "cuts" (the top PACK_CUT_BITS bits of its
+// 32-bit FNV-1a hash over the path's UTF-16 code units are zero: one path in 64), or once
+// its contents (each distinct content of the pack once) reach PACK_MAX_BYTES. Where a pack
+// ends depends only on the documents since the pack began, so an edit, add or delete
 // changes the pack it falls in (and, when it moves a cut, the next one), never the rest:
 // a rebuild writes those packs and links every other from the cache it replaces. A full
-// build and an incremental one place contents by this same rule, which is why both write
-// the same packs, byte for byte.
+// build and an incremental one cut by this same rule, which is why both write the same
+// packs, byte for byte.
+
+import { FIELD_COUNT } from '../../analysis/term-counter.js';
+import { buildIndexData, type UnitInput } from '../../index/build-index.js';
+import { encodeIndex } from '../../index/index-format.js';
+import { patchIndex, type PatchDoc } from '../../index/patch-index.js';
+import { sha256Hex, sha256HexOf } from '../../hash.js';
+import { encodeHead, type HeadDocument, type PackRecord } from './manifest.js';
+import type { PreviousIndex } from './previous.js';
 
 export const PACK_CUT_BITS = 6;
 export const PACK_MAX_BYTES = 8 * 1024 * 1024;
@@ -20,59 +28,82 @@ export function cutsPack(path: string): boolean {
   return h >>> (32 - PACK_CUT_BITS) === 0;
 }
 
-export interface PlannedPack {
-  /** Document index (of the planned list) of each content's first use, in placement order. */
-  readonly firstUse: number[];
-  /** The contents' versions, space-separated: what a pack holds, and its identity. */
-  key: string;
-  bytes: number;
-}
-
-export interface PackPlan {
-  /** Per document: its pack and the offset of its content there. */
-  readonly placement: readonly { readonly pack: number; readonly offset: number }[];
-  readonly packs: readonly PlannedPack[];
-}
-
-export function planPacks(documents: readonly { readonly path: string; readonly version: string; readonly bytes: number }[]): PackPlan {
-  const placed = new Map<string, { pack: number; offset: number }>();
-  const placement: { pack: number; offset: number }[] = [];
-  const packs: PlannedPack[] = [];
-  let open: PlannedPack | null = null;
-  documents.forEach((d, i) => {
-    let at = placed.get(d.version);
-    if (at === undefined) {
-      if (open === null) packs.push((open = { firstUse: [], key: '', bytes: 0 }));
-      at = { pack: packs.length - 1, offset: open.bytes };
-      placed.set(d.version, at);
-      open.firstUse.push(i);
-      open.key = open.key === '' ? d.version : `${open.key} ${d.version}`;
-      open.bytes += d.bytes;
-      if (cutsPack(d.path) || open.bytes >= PACK_MAX_BYTES) open = null;
-    }
-    placement.push(at);
-  });
-  return { placement, packs };
+/** Whether a pack whose last document is at `path`, holding `contentBytes`, ends there. */
+export function packEnds(path: string, contentBytes: number): boolean {
+  return contentBytes >= PACK_MAX_BYTES || cutsPack(path);
 }
 
 /**
- * The key (see PlannedPack) of each pack a manifest lists, recovered from its documents;
- * null for a pack whose contents do not lie end to end in placement order (never reused).
+ * A document going into a pack, with its content and its units: fresh ones (their `doc` is
+ * ignored), or those it has in the index of an old pack (`old`, the document's number there).
  */
-export function packKeys(
-  documents: readonly { readonly version: string; readonly pack: number; readonly offset: number; readonly bytes: number }[],
-  packs: readonly { readonly bytes: number }[],
-): (string | null)[] {
-  const versions: string[][] = packs.map(() => []);
-  const filled = packs.map(() => 0);
-  const broken = packs.map(() => false);
-  const seen = new Set<string>();
+export interface PackInput {
+  readonly path: string;
+  readonly version: string;
+  readonly content: Uint8Array;
+  readonly units: readonly UnitInput[] | null;
+  readonly old: { readonly previous: PreviousIndex; readonly doc: number } | null;
+}
+
+export interface EncodedPack {
+  readonly record: PackRecord;
+  /** The file's bytes: the head, then each content (written one after the other, never joined). */
+  readonly chunks: readonly Uint8Array[];
+}
+
+/**
+ * The index of a pack's documents. When every old document comes from one old pack, in its
+ * order (the usual rebuild: a few edits in one pack), the old index is patched
+ * (../../index/patch-index.ts, the same bytes) instead of decoded and encoded again.
+ */
+function packIndex(documents: readonly PackInput[]): { index: Uint8Array; units: number } {
+  let previous: PreviousIndex | null = null;
+  let last = -1;
+  let patchable = true;
+  let units = 0;
   for (const d of documents) {
-    if (seen.has(d.version)) continue;
-    seen.add(d.version);
-    if (d.offset !== filled[d.pack]) broken[d.pack] = true;
-    filled[d.pack] = d.offset + d.bytes;
-    versions[d.pack]?.push(d.version);
+    if (d.old === null) {
+      units += (d.units as readonly UnitInput[]).length;
+      continue;
+    }
+    units += d.old.previous.unitCountOf(d.old.doc);
+    if ((previous !== null && d.old.previous !== previous) || d.old.doc <= last) patchable = false;
+    previous = d.old.previous;
+    last = d.old.doc;
   }
-  return versions.map((v, k) => (broken[k] || filled[k] !== packs[k]?.bytes || v.length === 0 ? null : v.join(' ')));
+  if (previous !== null && patchable) {
+    const parts: PatchDoc[] = documents.map((d) => (d.old === null ? { kind: 'new', units: d.units as readonly UnitInput[] } : { kind: 'old', oldDoc: d.old.doc }));
+    return { index: patchIndex(previous.index, parts, FIELD_COUNT), units };
+  }
+  const all: UnitInput[] = [];
+  documents.forEach((d, doc) => {
+    if (d.old !== null) all.push(...d.old.previous.unitsOf(d.old.doc, doc));
+    else for (const u of d.units as readonly UnitInput[]) all.push({ ...u, doc });
+  });
+  return { index: encodeIndex(buildIndexData(documents.length, FIELD_COUNT, all)), units };
+}
+
+/** The pack file of `documents` (path order): its head (list and index), then the contents. */
+export function encodePack(documents: readonly PackInput[]): EncodedPack {
+  const placed = new Map<string, number>();
+  const listed: HeadDocument[] = [];
+  const contents: Uint8Array[] = [];
+  let offset = 0;
+  for (const d of documents) {
+    let at = placed.get(d.version);
+    if (at === undefined) {
+      at = offset;
+      placed.set(d.version, at);
+      contents.push(d.content);
+      offset += d.content.length;
+    }
+    listed.push({ path: d.path, version: d.version, offset: at, bytes: d.content.length });
+  }
+  const { index, units } = packIndex(documents);
+  const head = encodeHead(listed, index);
+  const chunks = [head, ...contents];
+  return {
+    record: { bytes: head.length + offset, sha256: sha256HexOf(chunks), documents: documents.length, units, head: { bytes: head.length, sha256: sha256Hex(head) } },
+    chunks,
+  };
 }

@@ -25,7 +25,7 @@ export function stampOf(st: BigIntStats): string {
  * What the state says about the cache it was written with. A rebuild whose every source
  * has a trusted, unchanged stamp needs nothing else: when manifest.json still hashes to
  * `manifestSha256`, the state was written with exactly that manifest, so its paths are the
- * cache's documents; index.bin and the packs are still checked against their records.
+ * cache's documents, in order; the packs are still checked against their records.
  */
 export interface StateHeader {
   /** sha256 of the canonical build_config. */
@@ -36,7 +36,6 @@ export interface StateHeader {
   readonly unitCount: number;
   /** Total bytes of the documents. */
   readonly bytes: number;
-  readonly index: { readonly bytes: number; readonly sha256: string };
   readonly packs: readonly { readonly bytes: number; readonly sha256: string }[];
 }
 
@@ -51,7 +50,7 @@ export function stateText(header: StateHeader, stamps: ReadonlyMap<string, strin
   return (
     `{"config_sha256":${jsonString(header.configSha256)},"cache_version":${jsonString(header.cacheVersion)},` +
     `"manifest_sha256":${jsonString(header.manifestSha256)},"source_root":${header.sourceRoot === null ? 'null' : jsonString(header.sourceRoot)},` +
-    `"unit_count":${header.unitCount},"bytes":${header.bytes},"index":${record(header.index)},"packs":[${header.packs.map(record).join(',')}]` +
+    `"unit_count":${header.unitCount},"bytes":${header.bytes},"packs":[${header.packs.map(record).join(',')}]` +
     `${SOURCES_KEY}${sourcesLine(stamps)}}`
   );
 }
@@ -111,7 +110,7 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
   if (
     typeof v['config_sha256'] !== 'string' || typeof v['cache_version'] !== 'string' || typeof v['manifest_sha256'] !== 'string' ||
     (sourceRoot !== null && typeof sourceRoot !== 'string') || !isCount(v['unit_count']) || !isCount(v['bytes']) ||
-    !isFileRecord(v['index']) || !Array.isArray(packs) || !packs.every(isFileRecord)
+    !Array.isArray(packs) || !packs.every(isFileRecord)
   ) {
     return null;
   }
@@ -122,7 +121,6 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
     sourceRoot,
     unitCount: v['unit_count'],
     bytes: v['bytes'],
-    index: v['index'],
     packs,
   };
   return { header, sources: text.slice(at + SOURCES_KEY.length, -1), writtenNs };

@@ -1,28 +1,32 @@
-// `context verify` for cache format 2: every invariant, each reported by name.
-//   manifest         manifest.json parses, has format 2's shape and a build_config this
-//                    engine implements; documents sorted, distinct, inside their packs
-//   cache_version    equals the hash recomputed from build_config and documents
+// `context verify` for cache format 3: every invariant, each reported by name.
+//   manifest         manifest.json parses, has format 3's shape and a build_config this
+//                    engine implements; the packs' documents are in path order across packs
+//   cache_version    equals the hash recomputed from build_config and the packs' heads
 //   documents_exist  every pack (packs/<sha256>.pack) is a regular file of the recorded size
 //   pack             every pack hashes to the recorded sha256 (its name)
 //   document_hashes  every document's bytes hash to its version and are UTF-8
-//   index            index.bin has the recorded size and sha256, and decodes (all of it)
-//   index_rebuild    index.bin equals the index rebuilt from the documents (analysis,
-//                    sections, token counts, postings): the index is what the documents say
-//   no_orphans       the cache directory holds nothing but manifest.json, index.bin and
-//                    packs/ (and the build state, a hint for incremental builds:
-//                    ./state.ts); packs/ nothing but the packs the manifest lists
+//   index            every pack's head has the recorded size and sha256, and its document
+//                    list and index decode (all of it)
+//   index_rebuild    every pack's index equals the index rebuilt from its documents
+//                    (analysis, sections, token counts, postings): the index is what the
+//                    documents say
+//   no_orphans       the cache directory holds nothing but manifest.json and packs/ (and
+//                    the build state, a hint for incremental builds: ./state.ts); packs/
+//                    nothing but the packs the manifest lists
 
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
 import { fromOsError } from '../../../errors.js';
+import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { requireCacheDir } from '../../cache/check.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
+import { buildIndexData, type UnitInput } from '../../index/build-index.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { IndexReader } from '../../index/index-format.js';
+import { encodeIndex, type IndexReader } from '../../index/index-format.js';
 import { analyzeCorpus } from './analyze-corpus.js';
-import { assemble } from './assemble.js';
-import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, INDEX_FILE, MANIFEST_FILE, packPath, PACKS_DIR, readManifest } from './manifest.js';
+import { analyzedDocuments } from './assemble.js';
+import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, decodeHead, encodeHead, MANIFEST_FILE, packPath, PACKS_DIR, type PackHead, readManifest } from './manifest.js';
 
 export const V1_CHECK_NAMES = [
   'manifest',
@@ -78,11 +82,12 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     skip(V1_CHECK_NAMES.filter((n) => n !== 'manifest' && n !== 'no_orphans'), 'the manifest is unusable');
     return report('', problems);
   }
-  if (computeCacheVersion(manifest.buildConfig, manifest.documents) !== manifest.cacheVersion) {
+  if (computeCacheVersion(manifest.buildConfig, manifest.packs) !== manifest.cacheVersion) {
     fail('cache_version', 'cache_version does not match the recomputed hash');
   }
 
-  // packs/: exactly the listed packs, each a regular file of its size hashing to its name.
+  // packs/: exactly the listed packs, each a regular file of its size hashing to its name,
+  // its head as recorded and decoding whole.
   const listed = new Set(manifest.packs.map((p) => packPath(p.sha256)));
   const packsDir = fs.lstatOrNull(join(dir, PACKS_DIR));
   if (packsDir !== null && packsDir.isDirectory()) {
@@ -95,7 +100,9 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     for (const name of inside) if (!listed.has(`${PACKS_DIR}/${name}`)) fail('no_orphans', `${PACKS_DIR}/${name} is not part of the cache`);
   } else if (packsDir !== null) fail('no_orphans', `${PACKS_DIR} is not a directory`);
   let packsReadable = true;
+  let headsUsable = true;
   const packsHere = packsDir !== null && packsDir.isDirectory();
+  const heads: { head: PackHead; bytes: Buffer }[] = [];
   for (const p of manifest.packs) {
     const name = packPath(p.sha256);
     const st = packsHere ? fs.lstatOrNull(join(dir, name)) : null;
@@ -104,50 +111,69 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     else {
       const bytes = readOrNull(join(dir, name));
       if (bytes === null || sha256Hex(bytes) !== p.sha256) fail('pack', `${name} does not hash to the recorded sha256`);
+      const headBytes = bytes === null || bytes.length < p.head.bytes ? null : Buffer.from(bytes.subarray(0, p.head.bytes));
+      if (headBytes === null || sha256Hex(headBytes) !== p.head.sha256) {
+        fail('index', `${name}: its head does not match the recorded size and sha256`);
+        headsUsable = false;
+        continue;
+      }
+      try {
+        const head = decodeHead(headBytes, p);
+        decodeWhole(head.index);
+        heads.push({ head, bytes: headBytes });
+      } catch (err) {
+        fail('index', `${name}: ${err instanceof Error ? err.message : String(err)}`);
+        headsUsable = false;
+      }
       continue;
     }
     packsReadable = false;
   }
-  if (!packsReadable) skip(['pack', 'document_hashes', 'index_rebuild'], 'a pack is unusable');
-
-  const indexBytes = readOrNull(join(dir, INDEX_FILE));
-  if (indexBytes === null) fail('index', 'index.bin is missing');
-  else if (indexBytes.length !== manifest.index.bytes || sha256Hex(indexBytes) !== manifest.index.sha256) {
-    fail('index', 'index.bin does not match the recorded size and sha256');
-  } else {
-    try {
-      const reader = new IndexReader(indexBytes);
-      if (reader.docCount !== manifest.documents.length) fail('index', 'index.bin counts another number of documents');
-      else decodeWhole(reader);
-    } catch (err) {
-      fail('index', `index.bin does not decode: ${err instanceof Error ? err.message : String(err)}`);
+  if (!packsReadable) skip(['pack', 'index', 'document_hashes', 'index_rebuild'], 'a pack is unusable');
+  else if (!headsUsable) skip(['document_hashes', 'index_rebuild'], 'a pack\'s head is unusable');
+  else {
+    const all = heads.flatMap(({ head }) => head.documents);
+    for (let i = 1; i < all.length; i++) {
+      if (compareBytes((all[i - 1] as { path: string }).path, (all[i] as { path: string }).path) >= 0) fail('manifest', `documents not sorted and distinct at ${(all[i] as { path: string }).path}`);
     }
   }
 
-  if (packsReadable) {
+  if (packsReadable && headsUsable) {
     const { options } = manifest.config;
     const batches = await analyzeCorpus(
       {
         granularity: options.granularity,
         tokenizer: options.tokenizer,
-        items: manifest.documents.map((d) => ({ path: d.path, file: join(dir, packPath((manifest.packs[d.pack] as { sha256: string }).sha256)), offset: d.offset, length: d.bytes })),
+        items: heads.flatMap(({ head }, k) => {
+          const p = manifest.packs[k] as (typeof manifest.packs)[number];
+          return head.documents.map((d) => ({ path: d.path, file: join(dir, packPath(p.sha256)), offset: p.head.bytes + d.offset, length: d.bytes }));
+        }),
         keepContents: false,
       },
       threads,
     );
-    const rebuilt = assemble(batches);
+    const rebuilt = analyzedDocuments(batches);
     let damaged = rebuilt.skipped.length > 0;
     for (const s of rebuilt.skipped) fail('document_hashes', `${s.path}: ${s.reason}`);
-    const versions = new Map(manifest.documents.map((m) => [m.path, m.version]));
-    rebuilt.documents.forEach((d) => {
+    const versions = new Map(heads.flatMap(({ head }) => head.documents.map((d) => [d.path, d.version] as const)));
+    for (const d of rebuilt.documents) {
       if (versions.get(d.path) !== d.version) {
         damaged = true;
         fail('document_hashes', `${d.path} does not hash to its version`);
       }
-    });
+    }
     if (damaged) skip(['index_rebuild'], 'documents are damaged');
-    else if (indexBytes === null || !Buffer.from(rebuilt.index).equals(indexBytes)) {
-      fail('index_rebuild', 'index.bin differs from the index rebuilt from the documents');
+    else {
+      let at = 0;
+      heads.forEach(({ head, bytes }, k) => {
+        const units: UnitInput[] = [];
+        head.documents.forEach((_, doc) => {
+          for (const u of (rebuilt.documents[at + doc] as (typeof rebuilt.documents)[number]).units) units.push({ ...u, doc });
+        });
+        at += head.documents.length;
+        const again = encodeHead(head.documents, encodeIndex(buildIndexData(head.documents.length, FIELD_COUNT, units)));
+        if (!again.equals(bytes)) fail('index_rebuild', `${packPath((manifest.packs[k] as { sha256: string }).sha256)}: its index differs from the index rebuilt from its documents`);
+      });
     }
   }
   return report(manifest.cacheVersion, problems);

@@ -12,11 +12,12 @@ import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
 import { resolveText } from '../../../../lib/core/cache/api.js';
 import { namesIn, snapshot } from '../../cache/fixture.js';
 import { BIN } from '../../../mcp/spawn-server.js';
-import { buildV1, CREATED_AT, expectedCacheVersion, manifestOf, packBytes, packedBytes, packFile, sha256, versionOf } from './fixture.js';
+import { IndexReader } from '../../../../lib/core/index/index-format.js';
+import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packBytes, packedBytes, packFile, rawManifestOf, sha256, versionOf } from './fixture.js';
 
 /** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
 const FILE_CONFIG = {
-  version: '2',
+  version: '3',
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',
@@ -28,40 +29,47 @@ const FILE_CONFIG = {
   index: { format: 1 },
 };
 
-t.test('engine.md "Cache format 2": manifest, index and packs, the manifest\'s fields in order, cache_version by its formula', async (t) => {
+t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields in order, each pack a head then contents, cache_version by its formula', async (t) => {
   const dir = t.testdir({ src: { 'Guide.md': 'Install the guide', 'b.md': 'beta text', sub: { 'c.mdx': 'gamma' } } });
   const cache = join(dir, 'cache');
   const summary = await buildV1(join(dir, 'src'), cache);
-  // The manifest, the index, the packs, and the build state (stat stamps for incremental
-  // rebuilds: a hint, not part of the cache's identity, see docs/engine.md) — no per-document files.
-  t.same(namesIn(cache), ['build-state.json', 'index.bin', 'manifest.json', 'packs'], 'no per-document files');
+  // The manifest, the packs, and the build state (stat stamps for incremental rebuilds: a
+  // hint, not part of the cache's identity, see docs/engine.md) — no per-document files.
+  t.same(namesIn(cache), ['build-state.json', 'manifest.json', 'packs'], 'no per-document files');
   const text = readFileSync(join(cache, 'manifest.json'), 'utf8');
-  const m = manifestOf(cache);
-  t.equal(text, JSON.stringify(m, null, 2), 'pretty JSON, two-space indent, no trailing newline');
-  t.same(Object.keys(m), ['cache_version', 'build_config', 'created_at', 'source_root', 'document_count', 'files', 'documents']);
-  t.same(m.build_config, FILE_CONFIG);
-  t.same(Object.keys(m.build_config), Object.keys(FILE_CONFIG), 'build_config keys in the documented order');
-  t.equal(m.created_at, CREATED_AT);
-  t.equal(m.source_root, '../src', 'the sources as seen from the cache directory');
-  t.equal(m.document_count, 3);
+  const raw = rawManifestOf(cache);
+  t.equal(text, JSON.stringify(raw, null, 2), 'pretty JSON, two-space indent, no trailing newline');
+  t.same(Object.keys(raw), ['cache_version', 'build_config', 'created_at', 'source_root', 'document_count', 'files']);
+  t.same(raw.build_config, FILE_CONFIG);
+  t.same(Object.keys(raw.build_config), Object.keys(FILE_CONFIG), 'build_config keys in the documented order');
+  t.equal(raw.created_at, CREATED_AT);
+  t.equal(raw.source_root, '../src', 'the sources as seen from the cache directory');
+  t.equal(raw.document_count, 3);
+  t.same(Object.keys(raw.files), ['packs']);
   const docs = [
     { path: 'Guide.md', content: 'Install the guide' },
     { path: 'b.md', content: 'beta text' },
     { path: 'sub/c.mdx', content: 'gamma' },
   ];
+  const m = manifestOf(cache);
   t.same(m.documents.map((d) => [d.path, d.version]), docs.map((d) => [d.path, versionOf(d.content)]), 'paths as on disk (case kept), sorted by bytes');
-  const cv = expectedCacheVersion(FILE_CONFIG, docs.map((d) => ({ path: d.path, version: versionOf(d.content) })));
-  t.equal(m.cache_version, cv, 'sha256 of compact {"build_config", "documents": [[path, version]]}');
+  const packs = raw.files.packs.map((_, k) => readFileSync(packFile(cache, raw, k)));
+  t.equal(packs.length, 1);
+  const pack = packs[0] as Buffer;
+  const record = raw.files.packs[0]!;
+  t.same(Object.keys(record), ['bytes', 'sha256', 'documents', 'units', 'head']);
+  const head = pack.subarray(0, record.head.bytes);
+  t.same(record, { bytes: pack.length, sha256: sha256(pack), documents: 3, units: 3, head: { bytes: head.length, sha256: sha256(head) } }, 'each pack: its size, the sha256 it is named by, its counts, its head');
+  const h = headOf(pack, record.head.bytes);
+  t.same(h.list, [['Guide.md', versionOf('Install the guide'), 0, 17], ['b.md', versionOf('beta text'), 17, 9], ['sub/c.mdx', versionOf('gamma'), 26, 5]], 'the head lists [path, version, offset, bytes], offsets after the head');
+  t.equal(h.indexAt % 4, 0, 'the index starts 4-byte aligned');
+  t.equal(new IndexReader(h.index).docCount, 3, 'the head ends with the pack\'s index, over its documents');
+  t.equal(pack.subarray(record.head.bytes).toString('utf8'), 'Install the guidebeta textgamma', 'then the contents, back to back, nothing else');
+  const cv = expectedCacheVersion(FILE_CONFIG, raw.files.packs);
+  t.equal(raw.cache_version, cv, 'sha256 of compact {"build_config", "packs": [head sha256, ...]}');
   t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [], reused: 0, analyzed: 3, unchanged: false });
-  const index = readFileSync(join(cache, 'index.bin'));
-  t.same(Object.keys(m.files), ['index.bin', 'packs']);
-  t.same(m.files['index.bin'], { bytes: index.length, sha256: sha256(index) });
-  t.same(Object.keys(m.documents[0] ?? {}), ['path', 'version', 'pack', 'offset', 'bytes']);
-  const packs = m.files.packs.map((_, k) => readFileSync(packFile(cache, m, k)));
-  t.same(m.files.packs, packs.map((p) => ({ bytes: p.length, sha256: sha256(p) })), 'each pack: its size, and the sha256 it is named by');
-  t.same(namesIn(join(cache, 'packs')), m.files.packs.map((p) => `${p.sha256}.pack`).sort(), 'packs/ holds the listed packs, nothing else');
+  t.same(namesIn(join(cache, 'packs')), raw.files.packs.map((p) => `${p.sha256}.pack`).sort(), 'packs/ holds the listed packs, nothing else');
   for (const d of docs) t.equal(packedBytes(cache, d.path).toString('utf8'), d.content, `${d.path}: its range of its pack holds its bytes`);
-  t.equal(packs.reduce((n, p) => n + p.length, 0), docs.reduce((n, d) => n + Buffer.byteLength(d.content), 0), 'nothing else in the packs');
 });
 
 t.test('engine.md "Identity": identical content at two paths is two documents; the pack stores it once', async (t) => {
@@ -166,14 +174,13 @@ t.test('issue 9 "determinism": two builds of the same sources are byte-identical
     t.equal(c.cacheVersion, a.cacheVersion, `${granularity}: sources elsewhere, same cache_version`);
     const s1 = snapshot(join(dir, `${granularity}-1`));
     const s3 = snapshot(join(dir, `${granularity}-3`));
-    t.equal(s1['index.bin'], s3['index.bin'], `${granularity}: same index.bin`);
     const packsOf = (s: Record<string, string>): string[] => Object.keys(s).filter((k) => k.startsWith('packs/')).map((k) => `${k}=${s[k] ?? ''}`);
     t.same(packsOf(s3), packsOf(s1), `${granularity}: same packs`);
     t.equal(s3['manifest.json'], s1['manifest.json']?.replace('"source_root": "../src"', '"source_root": "../elsewhere/deeper"'), `${granularity}: manifests differ by source_root only`);
   }
 });
 
-t.test('engine.md "Cache format 2": created_at and source_root are not hashed', async (t) => {
+t.test('engine.md "Cache format 3": created_at and source_root are not hashed', async (t) => {
   const dir = t.testdir({ src: { 'a.md': 'alpha' } });
   const { buildCacheV1 } = await import('../../../../lib/core/engine/v1/build.js');
   const a = await buildV1(join(dir, 'src'), join(dir, 'out', 'c1'));
@@ -201,7 +208,7 @@ t.test('engine.md: every parameter that shapes an answer is in build_config, so 
     t.equal(summary.documentCount, 2, JSON.stringify(v));
     versions.push(summary.cacheVersion);
     const m = manifestOf(join(dir, `c${i}`));
-    t.equal(m.cache_version, expectedCacheVersion(m.build_config, m.documents), `${JSON.stringify(v)}: formula holds`);
+    t.equal(m.cache_version, expectedCacheVersion(m.build_config, m.files.packs), `${JSON.stringify(v)}: formula holds`);
   }
   t.equal(new Set(versions).size, variants.length, 'each option gives its own cache_version (glob order included)');
   const section = manifestOf(join(dir, 'c1')).build_config;
@@ -218,7 +225,8 @@ t.test('engine.md: an empty source tree, and empty documents, build valid caches
   t.equal(resolveText(join(dir, 'c0'), 'anything', 100), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4"}}\n');
   const empties = await buildV1(join(dir, 'empties'), join(dir, 'c1'));
   t.equal(empties.documentCount, 2);
-  t.same(manifestOf(join(dir, 'c1')).documents.map((d) => [d.pack, d.offset, d.bytes]), [[0, 0, 0], [0, 0, 0]]);
+  const heads = rawManifestOf(join(dir, 'c1')).files.packs[0]!.head.bytes;
+  t.same(manifestOf(join(dir, 'c1')).documents.map((d) => [d.pack, d.offset, d.bytes]), [[0, heads, 0], [0, heads, 0]], 'both empty: one empty range, right after the head');
   t.equal((await verifyV1(join(dir, 'c1'))).valid, true);
 });
 
@@ -236,7 +244,7 @@ t.test('--force replaces a cache (v0 or v1) only with a complete new one', async
   const cache = join(dir, 'cache');
   buildCache({ sources: join(dir, 'src'), cache, force: false, createdAt: CREATED_AT });
   await buildV1(join(dir, 'src2'), cache, {}, true);
-  t.same(namesIn(cache), ['build-state.json', 'index.bin', 'manifest.json', 'packs'], 'a v0 cache replaced wholesale by a v1 one');
+  t.same(namesIn(cache), ['build-state.json', 'manifest.json', 'packs'], 'a v0 cache replaced wholesale by a v1 one');
   t.same(manifestOf(cache).documents.map((d) => d.path), ['b.md']);
   t.same(namesIn(dir), ['cache', 'src', 'src2'], 'no temp or old dir left');
 });
@@ -252,6 +260,7 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
       ...realFs,
       writeFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.writeFile(p, d)),
       createFile: (p: string, d: string | Uint8Array) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.createFile(p, d)),
+      createFileFrom: (p: string, d: readonly Uint8Array[]) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.createFileFrom(p, d)),
       rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
     };
     const staging = await t.mockImport('../../../../lib/core/cache/staging.js', { '../../../../lib/core/fs.js': mockedFs });
@@ -264,9 +273,9 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
     sources, cache, force, createdAt: CREATED_AT, threads: 1,
     options: { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] },
   });
-  // A fresh build failing at each of its four file writes (its one pack, the index, the
-  // manifest and the build state): no cache, no temp dir.
-  for (const nth of [1, 2, 3, 4]) {
+  // A fresh build failing at each of its three file writes (its one pack, the manifest and
+  // the build state): no cache, no temp dir.
+  for (const nth of [1, 2, 3]) {
     const dir = t.testdir({ src: { 'a.md': 'one', 'b.md': 'two' }, out: {} });
     const m = await failing('writeFile', nth);
     await t.rejects(m.buildCacheV1(opts(join(dir, 'src'), join(dir, 'out', 'cache'), false)), { code: 'io_error' }, `write ${nth} fails`);
@@ -277,7 +286,7 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache);
   const before = snapshot(cache);
-  for (const nth of [1, 2, 3, 4]) {
+  for (const nth of [1, 2, 3]) {
     const m = await failing('writeFile', nth);
     await t.rejects(m.buildCacheV1(opts(join(dir, 'src2'), cache, true)), { code: 'io_error' });
     t.same(snapshot(cache), before, `--force, write ${nth} failing: old cache intact`);
@@ -319,7 +328,7 @@ t.test('the sources root may be a symlink; a copied cache is still valid', async
   t.equal((await buildV1(join(dir, 'src'), join(dir, 'cache'))).documentCount, 1);
   cpSync(join(dir, 'cache'), join(dir, 'copy'), { recursive: true });
   t.equal((await verifyV1(join(dir, 'copy'))).valid, true, 'Portable: a copy elsewhere verifies');
-  t.ok(existsSync(join(dir, 'copy', 'index.bin')));
+  t.ok(existsSync(join(dir, 'copy', 'manifest.json')));
 });
 
 t.test('engine.md "Packs": a cache of many packs reads every document with at most 16 packs open', { skip: process.platform !== 'linux' ? 'counts descriptors in /proc/self/fd' : false }, async (t) => {

@@ -1,6 +1,7 @@
 // Helpers shared by the engine v1 spec-tests: an in-process build with a fixed created_at,
-// the manifest as parsed JSON, the format-2 cache_version formula written out independently
-// (docs/engine.md "Cache format 2"), and the units of a cache read back from index.bin.
+// the manifest as parsed JSON with the documents its packs' heads list (each head parsed
+// here, independently, as docs/engine.md "Cache format 3" describes it), the cache_version
+// formula written out independently, and the units of a cache read back from its packs.
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,26 +22,64 @@ export function buildV1(sources: string, cache: string, options: Partial<V1Optio
   return buildCacheV1({ sources, cache, force, createdAt: CREATED_AT, options: { ...FILE_OPTIONS, ...options }, threads: 1 });
 }
 
-export interface ManifestJson {
-  cache_version: string;
-  build_config: Record<string, unknown>;
-  created_at: string;
-  source_root: string | null;
-  document_count: number;
-  files: { 'index.bin': FileRecordJson; packs: FileRecordJson[] };
-  documents: { path: string; version: string; pack: number; offset: number; bytes: number }[];
-}
-
 export interface FileRecordJson {
   bytes: number;
   sha256: string;
 }
 
-/** docs/engine.md "Cache format 2": a pack's cache-relative path is packs/<its sha256>.pack. */
-export const packFile = (cache: string, m: ManifestJson, pack: number): string => join(cache, 'packs', `${m.files.packs[pack]?.sha256 ?? '?'}.pack`);
+export interface PackRecordJson extends FileRecordJson {
+  documents: number;
+  units: number;
+  head: FileRecordJson;
+}
 
-/** The packs' total size. */
-export const packBytes = (m: ManifestJson): number => m.files.packs.reduce((n, p) => n + p.bytes, 0);
+/** manifest.json as written. */
+export interface RawManifestJson {
+  cache_version: string;
+  build_config: Record<string, unknown>;
+  created_at: string;
+  source_root: string | null;
+  document_count: number;
+  files: { packs: PackRecordJson[] };
+}
+
+/** A document as its pack's head lists it; `offset` here counts from the start of the pack file. */
+export interface DocumentJson {
+  path: string;
+  version: string;
+  pack: number;
+  offset: number;
+  bytes: number;
+}
+
+/** The manifest, with the documents its packs' heads list, in order. */
+export interface ManifestJson extends RawManifestJson {
+  documents: DocumentJson[];
+}
+
+/** docs/engine.md "Cache format 3": a pack's cache-relative path is packs/<its sha256>.pack. */
+export const packFile = (cache: string, m: RawManifestJson, pack: number): string => join(cache, 'packs', `${m.files.packs[pack]?.sha256 ?? '?'}.pack`);
+
+/** The packs' total size of contents (each pack's bytes after its head). */
+export const packBytes = (m: RawManifestJson): number => m.files.packs.reduce((n, p) => n + p.bytes - p.head.bytes, 0);
+
+/**
+ * docs/engine.md "Cache format 3": a head is "CTXPACK3", a u32 (little-endian) length, that
+ * many bytes of compact JSON [[path, version, offset, bytes], …] (offsets from the end of
+ * the head), zero padding to a multiple of 4, then the pack's index up to the head's end.
+ */
+export function headOf(pack: Buffer, headBytes: number): { list: [string, string, number, number][]; index: Buffer; listAt: number; indexAt: number } {
+  if (pack.subarray(0, 8).toString('latin1') !== 'CTXPACK3') throw new Error('fixture: not a pack');
+  const n = pack.readUInt32LE(8);
+  const list = JSON.parse(pack.subarray(12, 12 + n).toString('utf8')) as [string, string, number, number][];
+  const indexAt = 12 + n + ((4 - (n % 4)) % 4);
+  return { list, index: pack.subarray(indexAt, headBytes), listAt: 12, indexAt };
+}
+
+/** Every document of the cache, as the packs' heads list them. */
+export function documentsOf(cache: string, m: RawManifestJson = rawManifestOf(cache)): DocumentJson[] {
+  return m.files.packs.flatMap((p, k) => headOf(readFileSync(packFile(cache, m, k)), p.head.bytes).list.map(([path, version, offset, bytes]) => ({ path, version, pack: k, offset: p.head.bytes + offset, bytes })));
+}
 
 /** Every file of the cache but the build state (a hint), cache-relative, sorted: its content. */
 export function contentFiles(cache: string): string[] {
@@ -60,15 +99,20 @@ export function contentFiles(cache: string): string[] {
 export const contentBytes = (cache: string): Record<string, string> =>
   Object.fromEntries(contentFiles(cache).map((f) => [f, readFileSync(join(cache, f)).toString('base64')]));
 
-export const manifestOf = (cache: string): ManifestJson => JSON.parse(readFileSync(join(cache, 'manifest.json'), 'utf8')) as ManifestJson;
+export const rawManifestOf = (cache: string): RawManifestJson => JSON.parse(readFileSync(join(cache, 'manifest.json'), 'utf8')) as RawManifestJson;
+
+/** The manifest, and the documents its packs list. */
+export function manifestOf(cache: string): ManifestJson {
+  const m = rawManifestOf(cache);
+  return { ...m, documents: documentsOf(cache, m) };
+}
 
 /**
  * docs/engine.md: cache_version = "sha256:" + hex(sha256(compact JSON {"build_config": …,
- * "documents": [[path, version], …]})), documents sorted by path in UTF-8 byte order.
+ * "packs": [sha256 of each pack's head, …]})), the packs in the manifest's order.
  */
-export function expectedCacheVersion(buildConfig: unknown, docs: readonly { path: string; version: string }[]): string {
-  const sorted = [...docs].sort((a, b) => byBytes(a.path, b.path)).map((d) => [d.path, d.version]);
-  return versionOf(JSON.stringify({ build_config: buildConfig, documents: sorted }));
+export function expectedCacheVersion(buildConfig: unknown, packs: readonly { head: FileRecordJson }[]): string {
+  return versionOf(JSON.stringify({ build_config: buildConfig, packs: packs.map((p) => p.head.sha256) }));
 }
 
 export interface UnitRow {
@@ -80,15 +124,18 @@ export interface UnitRow {
   readonly tokens: number;
 }
 
-/** Every unit of the cache at `cache`, as index.bin records it, with its document's path. */
+/** Every unit of the cache at `cache`, as its packs' indexes record them, with its document's path. */
 export function unitsOf(cache: string): UnitRow[] {
-  const m = manifestOf(cache);
-  const r = new IndexReader(readFileSync(join(cache, 'index.bin')));
+  const m = rawManifestOf(cache);
   const rows: UnitRow[] = [];
-  for (let u = 0; u < r.unitCount; u++) {
-    const { slug, trail } = r.unitStrings(u);
-    rows.push({ path: m.documents[r.unitDoc(u)]?.path ?? '?', start: r.unitStart(u), end: r.unitEnd(u), slug, trail, tokens: r.unitTokens(u) });
-  }
+  m.files.packs.forEach((p, k) => {
+    const head = headOf(readFileSync(packFile(cache, m, k)), p.head.bytes);
+    const r = new IndexReader(head.index);
+    for (let u = 0; u < r.unitCount; u++) {
+      const { slug, trail } = r.unitStrings(u);
+      rows.push({ path: head.list[r.unitDoc(u)]?.[0] ?? '?', start: r.unitStart(u), end: r.unitEnd(u), slug, trail, tokens: r.unitTokens(u) });
+    }
+  });
   return rows;
 }
 
