@@ -244,6 +244,11 @@ export class IndexReader {
     };
   }
 
+  /** The unit rows as stored (a view, not to be written to): 5 + fieldCount u32 per unit. */
+  unitRows(): Uint32Array {
+    return this.table;
+  }
+
   private get unitWords(): number {
     return 5 + this.fieldCount;
   }
@@ -316,12 +321,24 @@ export class IndexReader {
 
   /** The dictionary index of `term`, or -1 (binary search in UTF-8 byte order). */
   findTerm(term: string): number {
-    const key = utf8.encode(term);
+    return this.findTermBytes(utf8.encode(term));
+  }
+
+  /** The dictionary index of the term whose UTF-8 bytes are `key`, or -1 (compared in place: no copies). */
+  findTermBytes(key: Uint8Array): number {
+    const offsets = this.termOffsets;
+    const blob = this.termBlob;
     let lo = 0;
     let hi = this.termCount - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const c = compareU8(this.termBytes(mid), key);
+      const s = offsets[mid] as number;
+      const e = offsets[mid + 1] as number;
+      if (s > e || e > blob.length) throw new IndexFormatError(`term ${mid} out of range`);
+      const n = Math.min(e - s, key.length);
+      let c = 0;
+      for (let i = 0; c === 0 && i < n; i++) c = (blob[s + i] as number) - (key[i] as number);
+      if (c === 0) c = e - s - key.length;
       if (c === 0) return mid;
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;

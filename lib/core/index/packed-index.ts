@@ -8,6 +8,8 @@
 import { IndexFormatError } from './bytes.js';
 import type { IndexPostings, IndexReader } from './index-format.js';
 
+const utf8 = new TextEncoder();
+
 /** What ranking and answering read of an index (IndexReader and PackedIndex both offer it). */
 export interface UnitIndex {
   readonly unitCount: number;
@@ -29,71 +31,75 @@ export class PackedIndex implements UnitIndex {
   readonly fieldCount: number;
   readonly lengthSums: readonly number[];
   private readonly readers: readonly IndexReader[];
-  /** First unit and first document of each pack (and the totals at the end). */
+  /** First unit of each pack (and the total at the end). */
   private readonly unitBase: Uint32Array;
-  private readonly docBase: Uint32Array;
   /** The pack of each unit. */
   private readonly packOf: Uint32Array;
+  /** Every pack's unit rows, one after the other, each document renumbered in pack order. */
+  private readonly table: Uint32Array;
+  private readonly words: number;
 
   constructor(readers: readonly IndexReader[], fieldCount: number) {
     this.readers = readers;
     this.fieldCount = fieldCount;
+    this.words = 5 + fieldCount;
     this.unitBase = new Uint32Array(readers.length + 1);
-    this.docBase = new Uint32Array(readers.length + 1);
     const sums = new Array<number>(fieldCount).fill(0);
     readers.forEach((r, k) => {
       if (r.fieldCount !== fieldCount) throw new IndexFormatError('packs index another number of fields');
       this.unitBase[k + 1] = (this.unitBase[k] as number) + r.unitCount;
-      this.docBase[k + 1] = (this.docBase[k] as number) + r.docCount;
       for (let f = 0; f < fieldCount; f++) sums[f] = (sums[f] as number) + (r.lengthSums[f] as number);
     });
     this.lengthSums = sums;
     this.unitCount = this.unitBase[readers.length] as number;
     this.packOf = new Uint32Array(this.unitCount);
-    readers.forEach((_, k) => this.packOf.fill(k, this.unitBase[k] as number, this.unitBase[k + 1] as number));
-  }
-
-  private reader(u: number): IndexReader {
-    return this.readers[this.packOf[u] as number] as IndexReader;
-  }
-
-  private local(u: number): number {
-    return u - (this.unitBase[this.packOf[u] as number] as number);
+    this.table = new Uint32Array(this.unitCount * this.words);
+    let docBase = 0;
+    readers.forEach((r, k) => {
+      const from = this.unitBase[k] as number;
+      this.packOf.fill(k, from, this.unitBase[k + 1] as number);
+      const at = from * this.words;
+      this.table.set(r.unitRows(), at);
+      for (let u = 0; u < r.unitCount; u++) this.table[at + u * this.words] = (this.table[at + u * this.words] as number) + docBase;
+      docBase += r.docCount;
+    });
   }
 
   unitDoc(u: number): number {
-    return (this.docBase[this.packOf[u] as number] as number) + this.reader(u).unitDoc(this.local(u));
+    return this.table[u * this.words] as number;
   }
 
   unitStart(u: number): number {
-    return this.reader(u).unitStart(this.local(u));
+    return this.table[u * this.words + 1] as number;
   }
 
   unitEnd(u: number): number {
-    return this.reader(u).unitEnd(this.local(u));
+    return this.table[u * this.words + 2] as number;
   }
 
   unitTokens(u: number): number {
-    return this.reader(u).unitTokens(this.local(u));
+    return this.table[u * this.words + 3] as number;
   }
 
   unitWordCount(u: number): number {
-    return this.reader(u).unitWordCount(this.local(u));
+    return this.table[u * this.words + 4] as number;
   }
 
   unitLength(u: number, field: number): number {
-    return this.reader(u).unitLength(this.local(u), field);
+    return this.table[u * this.words + 5 + field] as number;
   }
 
   unitStrings(u: number): { slug: string; trail: string[] } {
-    return this.reader(u).unitStrings(this.local(u));
+    const k = this.packOf[u] as number;
+    return (this.readers[k] as IndexReader).unitStrings(u - (this.unitBase[k] as number));
   }
 
   termPostings(term: string): IndexPostings | null {
+    const key = utf8.encode(term);
     const parts: { base: number; p: IndexPostings }[] = [];
     let total = 0;
     this.readers.forEach((r, k) => {
-      const at = r.findTerm(term);
+      const at = r.findTermBytes(key);
       if (at < 0) return;
       const p = r.postings(at);
       parts.push({ base: this.unitBase[k] as number, p });

@@ -69,10 +69,10 @@ function openPack(dir: string, record: FileRecord): number {
 }
 
 /** Pack `record`'s head bytes, checked against the record and decoded (cache_invalid otherwise). */
-export function checkedHead(name: string, record: PackRecord, head: Uint8Array): PackHead {
+export function checkedHead(name: string, record: PackRecord, head: Uint8Array, pack: number): PackHead {
   if (head.length !== record.head.bytes || sha256Hex(head) !== record.head.sha256) throw invalid(`index: the head of ${name} does not match the manifest`);
   try {
-    return decodeHead(head, record);
+    return decodeHead(head, record, pack, record.head.bytes);
   } catch (err) {
     throw invalid(`index: ${name}: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -93,11 +93,11 @@ export function readPackHeads(dir: string, top: ManifestTop): { documents: Packe
     } finally {
       fs.closeFile(fd);
     }
-    const head = checkedHead(name, record, bytes);
+    const head = checkedHead(name, record, bytes, k);
     const first = head.documents[0];
     const last = documents[documents.length - 1];
     if (first !== undefined && last !== undefined && compareBytes(last.path, first.path) >= 0) throw invalid(`manifest: documents not sorted and distinct at ${first.path}`);
-    for (const d of head.documents) documents.push({ path: d.path, version: d.version, pack: k, offset: record.head.bytes + d.offset, bytes: d.bytes });
+    for (const d of head.documents) documents.push(d);
     readers.push(head.index);
   });
   return { documents, readers };

@@ -192,17 +192,22 @@ export function encodeHead(documents: readonly HeadDocument[], index: Uint8Array
 
 /** A pack's head, decoded and checked. */
 export interface PackHead {
-  readonly documents: readonly HeadDocument[];
+  /** Its documents, as PackedDocument: the pack and offsets as decodeHead was told. */
+  readonly documents: readonly PackedDocument[];
   readonly index: IndexReader;
 }
+
+const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Decodes a pack's head (`head`, the first record.head.bytes bytes of the pack) and checks
  * it against its record: the documents sorted by path, distinct, each a version with a
  * range inside the pack's contents, equal versions sharing one range, as many as the
- * record says; the index decodes and counts as many documents. Throws a message.
+ * record says; the index decodes and counts as many documents and units. Each document is
+ * given pack number `pack` and its offset plus `base` (0: offsets from the end of the head,
+ * as stored; the head's size: offsets in the pack file). Throws a message.
  */
-export function decodeHead(head: Uint8Array, record: PackRecord): PackHead {
+export function decodeHead(head: Uint8Array, record: PackRecord, pack = 0, base = 0): PackHead {
   const buf = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (buf.length < HEAD_MAGIC.length + 4 || !buf.subarray(0, HEAD_MAGIC.length).equals(HEAD_MAGIC)) throw new Error('not a pack head');
   const n = buf.readUInt32LE(HEAD_MAGIC.length);
@@ -211,28 +216,32 @@ export function decodeHead(head: Uint8Array, record: PackRecord): PackHead {
   if (indexAt > buf.length) throw new Error('the document list runs past the head');
   let list: unknown;
   try {
-    list = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(HEAD_MAGIC.length + 4, listEnd)));
+    list = JSON.parse(utf8Fatal.decode(buf.subarray(HEAD_MAGIC.length + 4, listEnd)));
   } catch {
     throw new Error('the document list is not JSON');
   }
   if (!Array.isArray(list)) throw new Error('the document list is not a list');
   if (list.length !== record.documents) throw new Error('the head lists another number of documents than the manifest');
   const contentBytes = record.bytes - record.head.bytes;
-  const documents: HeadDocument[] = [];
-  const ranges = new Map<string, string>();
+  const documents: PackedDocument[] = [];
+  const ranges = new Map<string, PackedDocument>();
+  let prev: string | null = null;
   for (const e of list as unknown[]) {
     if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || typeof e[1] !== 'string' || !isCount(e[2]) || !isCount(e[3])) {
       throw new Error('a document entry is not [path, version, offset, bytes]');
     }
-    const doc: HeadDocument = { path: e[0], version: e[1], offset: e[2], bytes: e[3] };
-    if (!VERSION.test(doc.version)) throw new Error(`bad version for ${doc.path}`);
-    const prev = documents[documents.length - 1];
-    if (prev !== undefined && compareBytes(prev.path, doc.path) >= 0) throw new Error(`documents not sorted and distinct at ${doc.path}`);
-    if (doc.offset + doc.bytes > contentBytes) throw new Error(`range of ${doc.path} lies outside its pack`);
-    const range = `${doc.offset}:${doc.bytes}`;
-    const seen = ranges.get(doc.version);
-    if (seen !== undefined && seen !== range) throw new Error(`content of ${doc.path} is packed twice`);
-    ranges.set(doc.version, range);
+    const path = e[0];
+    const version = e[1];
+    const offset: number = e[2];
+    const bytes: number = e[3];
+    if (!VERSION.test(version)) throw new Error(`bad version for ${path}`);
+    if (prev !== null && compareBytes(prev, path) >= 0) throw new Error(`documents not sorted and distinct at ${path}`);
+    prev = path;
+    if (offset + bytes > contentBytes) throw new Error(`range of ${path} lies outside its pack`);
+    const doc: PackedDocument = { path, version, pack, offset: base + offset, bytes };
+    const seen = ranges.get(version);
+    if (seen === undefined) ranges.set(version, doc);
+    else if (seen.offset !== doc.offset || seen.bytes !== bytes) throw new Error(`content of ${path} is packed twice`);
     documents.push(doc);
   }
   let index: IndexReader;

@@ -1,6 +1,6 @@
 // Which documents a v1 cache's packs hold (./manifest.ts). Documents are taken in path
 // order; a pack ends after a document whose path "cuts" (the top PACK_CUT_BITS bits of its
-// 32-bit FNV-1a hash over the path's UTF-16 code units are zero: one path in 64), or once
+// 32-bit FNV-1a hash over the path's UTF-16 code units are zero: one path in 32), or once
 // its contents (each distinct content of the pack once) reach PACK_MAX_BYTES. Where a pack
 // ends depends only on the documents since the pack began, so an edit, add or delete
 // changes the pack it falls in (and, when it moves a cut, the next one), never the rest:
@@ -16,7 +16,7 @@ import { sha256Hex, sha256HexOf } from '../../hash.js';
 import { encodeHead, type HeadDocument, type PackRecord } from './manifest.js';
 import type { PreviousIndex } from './previous.js';
 
-export const PACK_CUT_BITS = 6;
+export const PACK_CUT_BITS = 5;
 export const PACK_MAX_BYTES = 8 * 1024 * 1024;
 
 export function cutsPack(path: string): boolean {

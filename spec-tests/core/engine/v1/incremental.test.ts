@@ -185,7 +185,7 @@ t.test('a source unreadable mid-build: a clear io_error, and the old cache intac
 });
 
 t.test('docs/engine.md "Packs": a rebuild writes only the packs its changes fall in and links the rest; still a full build\'s bytes', async (t) => {
-  // 400 documents: several packs (a path cuts one in 64 on average).
+  // 400 documents: several packs (a path cuts one in 32 on average).
   const files: Record<string, string> = {};
   for (let i = 0; i < 400; i++) files[`doc-${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n\nWords of page ${i}: ${'alpha beta gamma '.repeat(1 + (i % 7))}\n`;
   const dir = t.testdir({ src: files });
