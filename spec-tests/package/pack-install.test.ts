@@ -77,11 +77,12 @@ t.test('npm pack, install into a fresh prefix, run the installed context', async
   t.equal(pack.status, 0, 'npm pack', { stderr: pack.stderr });
   const [entry] = parseJson(pack.stdout) as PackEntry[];
   const files = (entry?.files ?? []).map((f) => f.path).sort();
-  for (const needed of ['package.json', 'README.md', 'bin/context', 'dist/cli/main.js', 'dist/mcp/server.js', 'dist/core/cache/build-worker.js', 'dist/core/cache/read-worker.js', 'examples/corpus/README.md']) {
+  for (const needed of ['package.json', 'README.md', 'bin/context', 'dist/cli/main.js', 'dist/mcp/server.js', 'dist/core/cache/build-worker.js', 'dist/core/cache/read-worker.js', 'dist/bundle/main.js', 'dist/bundle/batch-worker.js', 'dist/bundle/read-worker.js', 'dist/bundle/build-worker.js', 'examples/corpus/README.md']) {
     t.ok(files.includes(needed), `the tarball holds ${needed}`);
   }
   t.same(files.filter((f) => /^(lib|spec-tests|conformance|bench|scripts|docs|node_modules|\.tap)\//.test(f)), [], 'no sources, tests, transcripts, benchmarks or dependencies');
-  const stale = files.filter((f) => f.startsWith('dist/') && f.endsWith('.js') && !existsSync(join(REPO, 'lib', f.slice('dist/'.length, -'.js'.length) + '.ts')));
+  // dist/bundle/ (scripts/bundle.mjs) is what bin/context runs, bundled from the rest of dist/.
+  const stale = files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/bundle/') && f.endsWith('.js') && !existsSync(join(REPO, 'lib', f.slice('dist/'.length, -'.js'.length) + '.ts')));
   t.same(stale, [], 'every built file has its source (the build empties dist/ first)');
 
   // Install it into a fresh prefix: a project that depends on the tarball, locked to the
