@@ -42,7 +42,7 @@ import {
 } from './manifest.js';
 import type { PackInput } from './packs.js';
 import type { PreviousIndex } from './previous.js';
-import { type BuildState, readState, sourcesLine, STATE_FILE, type StateHeader, stampOf, stateStamps, stateText, trustedAt } from './state.js';
+import { type BuildState, readState, sourcesLine, STATE_FILE, type StateHeader, stampOf, stateStamps, stateText, trustedAt, trustedStamp } from './state.js';
 
 export interface V1BuildOptions {
   readonly sources: string;
@@ -86,13 +86,14 @@ interface OldPack {
 interface OldCache {
   readonly top: ManifestTop;
   readonly packs: readonly OldPack[];
-  /** Pack (index into `packs`) of each old document, and each old document's path. */
+  /** Pack (index into `packs`) of each old document, and each old document's path (in order: UTF-8 byte order). */
   readonly packOf: Uint32Array;
   readonly paths: readonly string[];
-  readonly oldDocOf: Map<string, number>;
-  readonly trustedStamps: Map<string, string>;
-  /** The stamps its build state records, when that was written for this very manifest. */
-  readonly recordedStamps: ReadonlyMap<string, string> | null;
+  /**
+   * The stamp its build state records for each old document (aligned with `paths`), when
+   * the state was written for this very manifest, and the bound of trusted stamps.
+   */
+  readonly recorded: { readonly stamps: readonly string[]; readonly bound: string | null } | null;
   readonly sourceRoot: string | null;
   readonly manifestSha256: string;
 }
@@ -141,10 +142,9 @@ async function openOldCache(cache: string, configKey: string, state: BuildState 
     // The state written with exactly this manifest lists its documents' paths, in order:
     // no pack need be opened to know which document is where. Otherwise the heads say.
     const mine = state !== null && state.header.manifestSha256 === manifestSha256 && state.header.cacheVersion === top.cacheVersion ? state : null;
-    const recorded = mine === null ? null : stateStamps(mine);
-    let paths: string[];
-    if (recorded !== null && recorded.stamps.size === top.documentCount) paths = [...recorded.stamps.keys()];
-    else paths = (await import('./load.js')).readPackHeads(cache, top).documents.map((d) => d.path);
+    let recorded = mine === null ? null : stateStamps(mine);
+    if (recorded !== null && recorded.paths.length !== top.documentCount) recorded = null;
+    const paths = recorded?.paths ?? (await import('./load.js')).readPackHeads(cache, top).documents.map((d) => d.path);
     const packOf = new Uint32Array(paths.length);
     const packs: OldPack[] = [];
     let first = 0;
@@ -158,9 +158,7 @@ async function openOldCache(cache: string, configKey: string, state: BuildState 
       packs,
       packOf,
       paths,
-      oldDocOf: new Map(paths.map((p, i) => [p, i])),
-      trustedStamps: recorded?.trusted ?? new Map<string, string>(),
-      recordedStamps: recorded?.stamps ?? null,
+      recorded,
       sourceRoot: top.sourceRoot,
       manifestSha256,
     };
@@ -210,9 +208,9 @@ const damaged = (what: string): OldCacheDamaged => new OldCacheDamaged(`the cach
  * The old document `d` is, unchanged (trusted by its stamp, or read and found to hash to its
  * old version), or -1.
  */
-function sameOldDoc(old: OldCache, d: NewDocument): number {
+function sameOldDoc(reread: ReadonlyMap<string, number>, d: NewDocument): number {
   if (d.kind === 'old') return d.oldDoc;
-  return d.doc.unchanged ? (old.oldDocOf.get(d.path) ?? -1) : -1;
+  return d.doc.unchanged ? (reread.get(d.path) ?? -1) : -1;
 }
 
 /** A document of the new cache: analyzed now, or an old one trusted by its stamp. */
@@ -243,11 +241,12 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
 
   // Stamps first, before any read: a file changed after its stamp was taken is re-read
   // next time, never trusted with stale contents.
-  const stamps = new Map<string, string>();
+  const stamps: string[] = new Array<string>(files.length);
   const base = o.sources.endsWith(sep) ? o.sources : o.sources + sep; // one join, not 10,000
   const fileOf = (path: string): string => (sep === '/' ? base + path : join(o.sources, path));
   let newestNs = 0n;
-  for (const path of files) {
+  for (let i = 0; i < files.length; i++) {
+    const path = files[i] as string;
     let st: fs.BigIntStats | null;
     try {
       st = fs.statBigOrNull(fileOf(path));
@@ -255,7 +254,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       throw fromOsError(err, 'io_error');
     }
     if (st === null) throw new ContextError('io_error', `source file vanished during the build: ${path}`);
-    stamps.set(path, stampOf(st));
+    stamps[i] = stampOf(st);
     if (st.mtimeNs > newestNs) newestNs = st.mtimeNs;
     if (st.ctimeNs > newestNs) newestNs = st.ctimeNs;
   }
@@ -263,7 +262,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   // the recorded one, in order, and all of them trusted) and the cache still the one it was
   // written with: leave it, without even parsing its manifest or the recorded stamps.
   if (
-    state !== null && trustedAt(newestNs, state.writtenNs) && state.sources === sourcesLine(stamps) &&
+    state !== null && trustedAt(newestNs, state.writtenNs) && state.sources === sourcesLine(files, stamps) &&
     stateVouches(o.cache, state, configSha256, sourceRoot)
   ) {
     report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: state.header.bytes });
@@ -290,14 +289,24 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   async function buildFrom(old: OldCache | null): Promise<V1BuildSummary> {
     const trusted: Extract<NewDocument, { kind: 'old' }>[] = [];
     const items: BatchItem[] = [];
-    for (const path of files) {
-      const stamp = stamps.get(path) as string;
-      const oldDoc = old?.oldDocOf.get(path);
-      if (old !== null && oldDoc !== undefined) {
-        if (old.trustedStamps.get(path) === stamp) {
+    /** The old document of each file read again that was one. */
+    const reread = new Map<string, number>();
+    // The files and the old documents are both in UTF-8 byte order: one walk matches them.
+    let j = 0;
+    for (let i = 0; i < files.length; i++) {
+      const path = files[i] as string;
+      let oldDoc = -1;
+      if (old !== null) {
+        while (j < old.paths.length && compareBytes(old.paths[j] as string, path) < 0) j++;
+        if (old.paths[j] === path) oldDoc = j;
+      }
+      if (old !== null && oldDoc >= 0) {
+        const recorded = old.recorded;
+        if (recorded !== null && recorded.stamps[oldDoc] === stamps[i] && trustedStamp(stamps[i] as string, recorded.bound)) {
           trusted.push({ kind: 'old', path, oldDoc });
           continue;
         }
+        reread.set(path, oldDoc);
         // Read again: if its bytes still hash to its old version, its old analysis is reused.
         const k = old.packOf[oldDoc] as number;
         const loaded = await loadOldPack(o.cache, old, k);
@@ -334,7 +343,15 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     }
     const reused = documents.filter((d) => d.kind === 'old' || d.doc.unchanged).length;
     // Stamps of files that did not become documents are not kept: they are read every time.
-    const documentStamps = new Map(documents.map((d) => [d.path, stamps.get(d.path) as string]));
+    // (The documents are a subset of the files, in the same order.)
+    const docPaths: string[] = [];
+    const docStamps: string[] = [];
+    for (let i = 0, f = 0; i < documents.length; i++) {
+      const path = (documents[i] as NewDocument).path;
+      while (files[f] !== path) f++;
+      docPaths.push(path);
+      docStamps.push(stamps[f] as string);
+    }
 
     report({ phase: 'index', files: files.length, filesTotal: files.length, bytes: 0 });
     // The packs (./packs.ts), in order. Where a pack of the old cache begins at the same
@@ -350,7 +367,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         const contents = (batches[d.doc.batch] as BatchResult).contents as Uint8Array;
         return { path: d.path, version: d.doc.version, units: d.doc.units, old: null, content: contents.subarray(d.doc.contentOffset, d.doc.contentOffset + d.doc.bytes) };
       }
-      const oldDoc = d.kind === 'old' ? d.oldDoc : ((old as OldCache).oldDocOf.get(d.path) as number);
+      const oldDoc = d.kind === 'old' ? d.oldDoc : (reread.get(d.path) as number);
       const k = (old as OldCache).packOf[oldDoc] as number;
       const loaded = await loadOldPack(o.cache, old as OldCache, k);
       const local = oldDoc - ((old as OldCache).packs[k] as OldPack).first;
@@ -362,14 +379,14 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       let s = 0;
       while (s < documents.length) {
         const d = documents[s] as NewDocument;
-        const first = old === null ? -1 : sameOldDoc(old, d);
+        const first = old === null ? -1 : sameOldDoc(reread, d);
         if (old !== null && first >= 0) {
           const k = old.packOf[first] as number;
           const p = old.packs[k] as OldPack;
           const n = p.record.documents;
           if (p.first === first && s + n <= documents.length) {
             let same = true;
-            for (let i = 1; same && i < n; i++) same = sameOldDoc(old, documents[s + i] as NewDocument) === p.first + i;
+            for (let i = 1; same && i < n; i++) same = sameOldDoc(reread, documents[s + i] as NewDocument) === p.first + i;
             if (same && (s + n === documents.length || packEnds(old.paths[p.first + n - 1] as string, p.record.bytes - p.record.head.bytes))) {
               packs.push(p.record);
               packWrites.push({ name: packPath(p.record.sha256), chunks: null });
@@ -414,10 +431,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       // Same configuration, same packs: the cache already is what a full build would write
       // (bar created_at). Leave it; refresh the stamps so the next build trusts them (unless
       // the state already holds exactly these, all trusted: the steady state).
-      const recorded = old.recordedStamps;
-      if (!(recorded !== null && recorded.size === documentStamps.size && sameStamps(documentStamps, old.trustedStamps))) {
-        writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs }, documentStamps);
-      }
+      const steady = old.recorded !== null && trusted.length === documents.length && documents.length === old.paths.length;
+      if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps);
       report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
       return summary(true);
     }
@@ -440,7 +455,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
           else fs.createFileFrom(join(temp, w.name), w.chunks);
         }
         fs.writeFile(join(temp, MANIFEST_FILE), manifest);
-        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs }, documentStamps));
+        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps));
       },
       o.force, // without --force, a cache another build put there meanwhile is not replaced
     );
@@ -449,16 +464,10 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   }
 }
 
-function sameStamps(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [path, stamp] of a) if (b.get(path) !== stamp) return false;
-  return true;
-}
-
 /** The build state is a hint: failing to refresh it costs the next build time, nothing else. */
-function writeStateQuietly(cache: string, header: StateHeader, stamps: ReadonlyMap<string, string>): void {
+function writeStateQuietly(cache: string, header: StateHeader, paths: readonly string[], stamps: readonly string[]): void {
   try {
-    fs.replaceFile(join(cache, STATE_FILE), stateText(header, stamps));
+    fs.replaceFile(join(cache, STATE_FILE), stateText(header, paths, stamps));
   } catch {
     // e.g. a read-only cache directory: the cache itself is current and intact.
   }

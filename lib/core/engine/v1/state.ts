@@ -10,7 +10,7 @@
 // it is not hashed, `verify` ignores its contents, and a missing or stale state only
 // makes the next build read more.
 
-import { compactPlain, jsonString } from '../../../json.js';
+import { compactPlain, compareBytes, jsonString } from '../../../json.js';
 import type { BigIntStats } from '../../fs.js';
 import { isCount, isFileRecord } from './manifest.js';
 
@@ -45,13 +45,13 @@ export interface StateHeader {
  * alone and compares its sources line with the recorded one as a string (./build.ts), not
  * 10,000 parsed entries.
  */
-export function stateText(header: StateHeader, stamps: ReadonlyMap<string, string>): string {
+export function stateText(header: StateHeader, paths: readonly string[], stamps: readonly string[]): string {
   const record = (r: { readonly bytes: number; readonly sha256: string }): string => `{"bytes":${r.bytes},"sha256":${jsonString(r.sha256)}}`;
   return (
     `{"config_sha256":${jsonString(header.configSha256)},"cache_version":${jsonString(header.cacheVersion)},` +
     `"manifest_sha256":${jsonString(header.manifestSha256)},"source_root":${header.sourceRoot === null ? 'null' : jsonString(header.sourceRoot)},` +
     `"unit_count":${header.unitCount},"bytes":${header.bytes},"packs":[${header.packs.map(record).join(',')}]` +
-    `${SOURCES_KEY}${sourcesLine(stamps)}}`
+    `${SOURCES_KEY}${sourcesLine(paths, stamps)}}`
   );
 }
 
@@ -59,9 +59,9 @@ export function stateText(header: StateHeader, stamps: ReadonlyMap<string, strin
 // so the first occurrence is the key itself.
 const SOURCES_KEY = ',"sources":';
 
-/** The state's "sources" value for these stamps (in the map's order). */
-export function sourcesLine(stamps: ReadonlyMap<string, string>): string {
-  return compactPlain([...stamps]);
+/** The state's "sources" value: [[path, stamp], …], `paths[i]` stamped `stamps[i]`, in that order. */
+export function sourcesLine(paths: readonly string[], stamps: readonly string[]): string {
+  return compactPlain(paths.map((p, i) => [p, stamps[i] as string]));
 }
 
 const STAMP = /^(?:0|[1-9][0-9]*)(?::(?:0|[1-9][0-9]*)){4}$/;
@@ -71,10 +71,14 @@ function decimalLess(a: string, b: string): boolean {
   return a.length !== b.length ? a.length < b.length : a < b;
 }
 
-/** The stamps a state records, and those old enough to trust (git's racy rule), by path. */
+/**
+ * The stamps a state records, in its (path) order, and the bound a stamp's modification and
+ * change times must both be below to be trusted (git's racy rule; null: none is).
+ */
 export interface StateStamps {
-  readonly stamps: Map<string, string>;
-  readonly trusted: Map<string, string>;
+  readonly paths: string[];
+  readonly stamps: string[];
+  readonly bound: string | null;
 }
 
 export interface BuildState {
@@ -126,7 +130,10 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
   return { header, sources: text.slice(at + SOURCES_KEY.length, -1), writtenNs };
 }
 
-/** The stamps of a state's sources line, or null when it does not parse as one. */
+/**
+ * The stamps of a state's sources line, or null when it does not parse as one (entries
+ * [path, stamp], paths strictly ascending in UTF-8 byte order, as stateText writes them).
+ */
 export function stateStamps(state: BuildState): StateStamps | null {
   let sources: unknown;
   try {
@@ -135,21 +142,27 @@ export function stateStamps(state: BuildState): StateStamps | null {
     return null;
   }
   if (!Array.isArray(sources)) return null;
-  const stamps = new Map<string, string>();
-  const trusted = new Map<string, string>();
-  // Trusted: modified and changed before writtenNs - RACY_NS.
-  const limit = state.writtenNs - RACY_NS;
-  const bound = limit > 0n ? limit.toString() : null;
+  const paths: string[] = [];
+  const stamps: string[] = [];
+  let prev: string | null = null;
   for (const entry of sources as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') return null;
-    const stamp = entry[1];
-    if (!STAMP.test(stamp) || stamps.has(entry[0])) return null;
-    stamps.set(entry[0], stamp);
-    if (bound === null) continue;
-    const a = stamp.indexOf(':');
-    const b = stamp.indexOf(':', a + 1);
-    const c = stamp.indexOf(':', b + 1);
-    if (decimalLess(stamp.slice(a + 1, b), bound) && decimalLess(stamp.slice(b + 1, c), bound)) trusted.set(entry[0], stamp);
+    const path = entry[0];
+    if (!STAMP.test(entry[1]) || (prev !== null && compareBytes(prev, path) >= 0)) return null;
+    prev = path;
+    paths.push(path);
+    stamps.push(entry[1]);
   }
-  return { stamps, trusted };
+  // Trusted: modified and changed before writtenNs - RACY_NS.
+  const limit = state.writtenNs - RACY_NS;
+  return { paths, stamps, bound: limit > 0n ? limit.toString() : null };
+}
+
+/** Whether `stamp` (a recorded one) is old enough to trust under `bound` (StateStamps). */
+export function trustedStamp(stamp: string, bound: string | null): boolean {
+  if (bound === null) return false;
+  const a = stamp.indexOf(':');
+  const b = stamp.indexOf(':', a + 1);
+  const c = stamp.indexOf(':', b + 1);
+  return decimalLess(stamp.slice(a + 1, b), bound) && decimalLess(stamp.slice(b + 1, c), bound);
 }
