@@ -357,27 +357,46 @@ export class IndexReader {
     return this.stats[index * 2 + 1] as number;
   }
 
-  postings(index: number): IndexPostings {
+  /**
+   * How many postings term `index` has, checked against the postings' bytes (a posting takes
+   * at least two: unit delta and field mask), so that a damaged count never sizes an array.
+   */
+  postingCount(index: number): number {
     const offset = this.stats[index * 2] as number;
     const count = this.stats[index * 2 + 1] as number;
-    const fields = this.fieldCount;
-    // A posting takes at least two bytes (unit delta, field mask): a larger count is damage,
-    // refused before it sizes the arrays below.
     if (offset > this.postingBytes.length || count > (this.postingBytes.length - offset) / 2) {
       throw new IndexFormatError('postings out of range');
     }
-    const r = new ByteReader(this.postingBytes, offset);
+    return count;
+  }
+
+  postings(index: number): IndexPostings {
+    const count = this.postingCount(index);
     const units = new Uint32Array(count);
-    const tfs = new Uint32Array(count * fields);
+    const tfs = new Uint32Array(count * this.fieldCount);
+    this.postingsInto(index, units, tfs, 0, 0);
+    return { units, tfs };
+  }
+
+  /**
+   * Decodes term `index`'s postings into `units` and `tfs` (zeroed) from posting `at` on, each
+   * unit plus `base` (the unit numbering of several indexes read as one); returns how many.
+   */
+  postingsInto(index: number, units: Uint32Array, tfs: Uint32Array, at: number, base: number): number {
+    const count = this.postingCount(index);
+    const fields = this.fieldCount;
+    const r = new ByteReader(this.postingBytes, this.stats[index * 2] as number);
     let unit = 0;
     for (let k = 0; k < count; k++) {
-      unit += r.varint();
-      if (unit >= this.unitCount || (k > 0 && unit === units[k - 1])) throw new IndexFormatError('posting out of range');
-      units[k] = unit;
+      const delta = r.varint();
+      if (k > 0 && delta === 0) throw new IndexFormatError('posting out of range');
+      unit += delta;
+      if (unit >= this.unitCount) throw new IndexFormatError('posting out of range');
+      units[at + k] = base + unit;
       const mask = r.varint();
-      for (let f = 0; f < fields; f++) if ((mask & (1 << f)) !== 0) tfs[k * fields + f] = r.varint();
+      for (let f = 0; f < fields; f++) if ((mask & (1 << f)) !== 0) tfs[(at + k) * fields + f] = r.varint();
     }
-    return { units, tfs };
+    return count;
   }
 }
 

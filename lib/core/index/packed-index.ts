@@ -96,23 +96,23 @@ export class PackedIndex implements UnitIndex {
 
   termPostings(term: string): IndexPostings | null {
     const key = utf8.encode(term);
-    const parts: { base: number; p: IndexPostings }[] = [];
+    // Where the term is (pack, dictionary index), and how many postings in all: then one
+    // decoding pass straight into the merged arrays, each pack's units numbered after the last.
+    const hits: number[] = [];
     let total = 0;
     this.readers.forEach((r, k) => {
       const at = r.findTermBytes(key);
       if (at < 0) return;
-      const p = r.postings(at);
-      parts.push({ base: this.unitBase[k] as number, p });
-      total += p.units.length;
+      hits.push(k, at);
+      total += r.postingCount(at);
     });
-    if (parts.length === 0) return null;
+    if (hits.length === 0) return null;
     const units = new Uint32Array(total);
     const tfs = new Uint32Array(total * this.fieldCount);
     let at = 0;
-    for (const { base, p } of parts) {
-      for (let i = 0; i < p.units.length; i++) units[at + i] = base + (p.units[i] as number);
-      tfs.set(p.tfs, at * this.fieldCount);
-      at += p.units.length;
+    for (let h = 0; h < hits.length; h += 2) {
+      const k = hits[h] as number;
+      at += (this.readers[k] as IndexReader).postingsInto(hits[h + 1] as number, units, tfs, at, this.unitBase[k] as number);
     }
     return { units, tfs };
   }
