@@ -10,7 +10,7 @@ export class IndexFormatError extends Error {
   }
 }
 
-/** Whether typed arrays on this machine are little-endian (index.bin is). */
+/** Whether typed arrays on this machine are little-endian (the index format is). */
 export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** A growable byte buffer. */

@@ -1,6 +1,7 @@
-// index.bin, the v1 cache's index: every unit (a file or a section) with its field lengths,
-// token count and address in its document, the term dictionary in UTF-8 byte order, and
-// per term its postings (unit, frequency per field). Little-endian, 4-byte aligned:
+// The index of a v1 pack (the end of each pack's head, lib/core/engine/v1/manifest.ts):
+// every unit (a file or a section) with its field lengths, token count and address in its
+// document, the term dictionary in UTF-8 byte order, and per term its postings (unit,
+// frequency per field). Little-endian, 4-byte aligned:
 //
 //   header   "CTXINDEX" u32 format(1) u32 docs u32 units u32 terms u32 fields(4) u32 0
 //            f64 × fields: sum over units of each field's length
@@ -15,7 +16,8 @@
 //
 // Every section is prefixed by its u32 byte length. The reader checks bounds on every
 // access, so damaged bytes raise IndexFormatError rather than yield wrong numbers; the
-// cache's manifest also records the file's sha256, checked before the reader runs.
+// cache's manifest also records the sha256 of the head holding it, checked before the
+// reader runs.
 
 import { ByteReader, ByteWriter, IndexFormatError, LITTLE_ENDIAN_HOST } from './bytes.js';
 
@@ -41,7 +43,7 @@ export interface IndexPostings {
   readonly tfs: Uint32Array;
 }
 
-/** The sections of index.bin as stored, without copies (for lib/core/index/patch-index.ts). */
+/** The sections of an index as stored, without copies (for lib/core/index/patch-index.ts). */
 export interface IndexSections {
   /** 5 + fieldCount u32 per unit: doc, start, end, tokens, words, field lengths. */
   readonly table: Uint32Array;
@@ -116,7 +118,7 @@ export function writePosting(w: ByteWriter, unitDelta: number, tfs: Uint32Array,
   }
 }
 
-/** The index.bin bytes of `data`. */
+/** The index bytes of `data`. */
 export function encodeIndex(data: IndexData): Uint8Array {
   const { units, terms, postings, fieldCount } = data;
   const out = new ByteWriter();
@@ -174,7 +176,7 @@ export function encodeIndex(data: IndexData): Uint8Array {
   return out.view8().slice();
 }
 
-/** Random access to index.bin bytes, bounds-checked. */
+/** Random access to an index's bytes, bounds-checked. */
 export class IndexReader {
   readonly docCount: number;
   readonly unitCount: number;

@@ -1,4 +1,4 @@
-// The index.bin of an incremental build, patched from the index it replaces: the documents
+// A pack's index in an incremental build, patched from the old pack's index: the documents
 // kept unchanged bring their units along as stored bytes (unit rows, slug and trail bytes,
 // each posting's field mask and frequencies), the few documents analyzed anew add their
 // units; old postings are renumbered in one pass over their varints, new terms are merged
@@ -271,7 +271,7 @@ function patchPostings(
 }
 
 /**
- * The index.bin bytes of `docs` (document d of the result is docs[d]), given the index
+ * The index bytes of `docs` (document d of the result is docs[d]), given the index
  * `old` that the 'old' documents come from. Old documents must be listed in ascending order
  * of their old numbers, each once (as a path-ordered rebuild lists them); `fieldCount` must
  * be the old index's. Throws IndexFormatError on damage found in the old bytes.

@@ -8,7 +8,7 @@ import type { IndexReader } from '../../index/index-format.js';
 import type { UnitInput } from '../../index/build-index.js';
 
 export class PreviousIndex {
-  /** The old index.bin, read. */
+  /** The old pack's index, read. */
   readonly index: IndexReader;
   /** First unit of each old document (and the unit count at the end). */
   private readonly firstUnit: Uint32Array;

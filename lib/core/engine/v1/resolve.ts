@@ -51,7 +51,7 @@ export function resolveV1(cache: V1Cache, query: string, budget: number, scope: 
   try {
     return select(cache, query, budget, scope);
   } catch (err) {
-    // index.bin matched its recorded sha256, yet what is decoded only on use (postings,
+    // Each pack's head matched its recorded sha256, yet what is decoded only on use (postings,
     // slugs and trails) can still be malformed if the record was forged with it: a damaged
     // cache is cache_invalid, never an internal error.
     if (err instanceof IndexFormatError) throw new ContextError('cache_invalid', `index: ${err.message}`);
