@@ -23,7 +23,7 @@
 // contents) and their index, so the version covers every document and everything an
 // answer is computed from; created_at and source_root are informational and not hashed.
 
-import { compact, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
+import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
@@ -180,7 +180,7 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
 
 /** A pack's head bytes: the magic, its document list and its index (see the top of this file). */
 export function encodeHead(documents: readonly HeadDocument[], index: Uint8Array): Buffer {
-  const list = Buffer.from(JSON.stringify(documents.map((d) => [d.path, d.version, d.offset, d.bytes])), 'utf8');
+  const list = Buffer.from(compactPlain(documents.map((d) => [d.path, d.version, d.offset, d.bytes])), 'utf8');
   const pad = (4 - (list.length % 4)) % 4;
   const head = Buffer.alloc(HEAD_MAGIC.length + 4 + list.length + pad + index.length);
   HEAD_MAGIC.copy(head, 0);
@@ -216,7 +216,7 @@ export function decodeHead(head: Uint8Array, record: PackRecord, pack = 0, base 
   if (indexAt > buf.length) throw new Error('the document list runs past the head');
   let list: unknown;
   try {
-    list = JSON.parse(utf8Fatal.decode(buf.subarray(HEAD_MAGIC.length + 4, listEnd)));
+    list = parseJson(utf8Fatal.decode(buf.subarray(HEAD_MAGIC.length + 4, listEnd)));
   } catch {
     throw new Error('the document list is not JSON');
   }
