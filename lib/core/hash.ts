@@ -6,11 +6,12 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** hex(sha256) of `chunks` joined, without joining them. */
-export function sha256HexOf(chunks: readonly Uint8Array[]): string {
-  const h = createHash('sha256');
-  for (const c of chunks) h.update(c);
-  return h.digest('hex');
+/** hex(sha256) of `first`, and of `first` then `rest` joined: one pass, nothing joined. */
+export function sha256HexOfBoth(first: Uint8Array, rest: readonly Uint8Array[]): { first: string; all: string } {
+  const h = createHash('sha256').update(first);
+  const head = h.copy().digest('hex');
+  for (const c of rest) h.update(c);
+  return { first: head, all: h.digest('hex') };
 }
 
 /** `"sha256:" + hex(sha256(bytes))` (document_model.md "Versioning"). */

@@ -176,15 +176,48 @@ export function encodeIndex(data: IndexData): Uint8Array {
   return out.view8().slice();
 }
 
+/**
+ * A unit's fields from a table of rows, 5 + fieldCount u32 per unit: document, start, end,
+ * tokens, words, then each field's length. IndexReader reads one index's table;
+ * PackedIndex (./packed-index.ts) joins several.
+ */
+export abstract class UnitRows {
+  protected rows: Uint32Array = new Uint32Array(0);
+  protected rowWords = 5;
+
+  unitDoc(u: number): number {
+    return this.rows[u * this.rowWords] as number;
+  }
+
+  unitStart(u: number): number {
+    return this.rows[u * this.rowWords + 1] as number;
+  }
+
+  unitEnd(u: number): number {
+    return this.rows[u * this.rowWords + 2] as number;
+  }
+
+  unitTokens(u: number): number {
+    return this.rows[u * this.rowWords + 3] as number;
+  }
+
+  unitWordCount(u: number): number {
+    return this.rows[u * this.rowWords + 4] as number;
+  }
+
+  unitLength(u: number, field: number): number {
+    return this.rows[u * this.rowWords + 5 + field] as number;
+  }
+}
+
 /** Random access to an index's bytes, bounds-checked. */
-export class IndexReader {
+export class IndexReader extends UnitRows {
   readonly docCount: number;
   readonly unitCount: number;
   readonly termCount: number;
   readonly fieldCount: number;
   /** Sum over units of each field's length. */
   readonly lengthSums: readonly number[];
-  private readonly table: Uint32Array;
   private readonly stringOffsets: Uint32Array;
   private readonly strings: Uint8Array;
   private readonly termOffsets: Uint32Array;
@@ -193,6 +226,7 @@ export class IndexReader {
   private readonly postingBytes: Uint8Array;
 
   constructor(bytes: Uint8Array) {
+    super();
     const r = new ByteReader(bytes);
     // Compared as bytes: damaged magic need not be UTF-8, and must still be IndexFormatError.
     if (compareU8(r.take(MAGIC_BYTES.length), MAGIC_BYTES) !== 0) throw new IndexFormatError('not an index file');
@@ -214,7 +248,8 @@ export class IndexReader {
       return body;
     };
     const words = 5 + this.fieldCount;
-    this.table = u32s(sectionOf(), this.unitCount * words, 'units');
+    this.rowWords = words;
+    this.rows = u32s(sectionOf(), this.unitCount * words, 'units');
     const strings = sectionOf();
     this.stringOffsets = u32s(strings, this.unitCount + 1, 'strings');
     this.strings = strings.take(strings.end - strings.pos);
@@ -227,7 +262,7 @@ export class IndexReader {
     if (r.pos !== bytes.length) throw new IndexFormatError('trailing bytes after the index');
     for (let u = 0; u < this.unitCount; u++) {
       const at = u * words;
-      if ((this.table[at] as number) >= this.docCount || (this.table[at + 1] as number) > (this.table[at + 2] as number)) {
+      if ((this.rows[at] as number) >= this.docCount || (this.rows[at + 1] as number) > (this.rows[at + 2] as number)) {
         throw new IndexFormatError(`unit ${u} is out of range`);
       }
     }
@@ -236,7 +271,7 @@ export class IndexReader {
   /** The stored sections as they are (views, not copies; not to be written to). */
   sections(): IndexSections {
     return {
-      table: this.table,
+      table: this.rows,
       stringOffsets: this.stringOffsets,
       strings: this.strings,
       termOffsets: this.termOffsets,
@@ -248,11 +283,7 @@ export class IndexReader {
 
   /** The unit rows as stored (a view, not to be written to): 5 + fieldCount u32 per unit. */
   unitRows(): Uint32Array {
-    return this.table;
-  }
-
-  private get unitWords(): number {
-    return 5 + this.fieldCount;
+    return this.rows;
   }
 
   /**
@@ -261,7 +292,7 @@ export class IndexReader {
    */
   firstUnits(): Uint32Array {
     const first = new Uint32Array(this.docCount + 1);
-    const { table, unitWords } = this;
+    const { rows: table, rowWords: unitWords } = this;
     let u = 0;
     for (let d = 0; d < this.docCount; d++) {
       first[d] = u;
@@ -269,30 +300,6 @@ export class IndexReader {
     }
     first[this.docCount] = u;
     return first;
-  }
-
-  unitDoc(u: number): number {
-    return this.table[u * this.unitWords] as number;
-  }
-
-  unitStart(u: number): number {
-    return this.table[u * this.unitWords + 1] as number;
-  }
-
-  unitEnd(u: number): number {
-    return this.table[u * this.unitWords + 2] as number;
-  }
-
-  unitTokens(u: number): number {
-    return this.table[u * this.unitWords + 3] as number;
-  }
-
-  unitWordCount(u: number): number {
-    return this.table[u * this.unitWords + 4] as number;
-  }
-
-  unitLength(u: number, field: number): number {
-    return this.table[u * this.unitWords + 5 + field] as number;
   }
 
   /** The unit's slug and heading trail. */

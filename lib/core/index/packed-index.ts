@@ -6,7 +6,7 @@
 // so are the scores.
 
 import { IndexFormatError } from './bytes.js';
-import type { IndexPostings, IndexReader } from './index-format.js';
+import { type IndexPostings, type IndexReader, UnitRows } from './index-format.js';
 
 const utf8 = new TextEncoder();
 
@@ -26,7 +26,7 @@ export interface UnitIndex {
   termPostings(term: string): IndexPostings | null;
 }
 
-export class PackedIndex implements UnitIndex {
+export class PackedIndex extends UnitRows implements UnitIndex {
   readonly unitCount: number;
   readonly fieldCount: number;
   readonly lengthSums: readonly number[];
@@ -35,14 +35,12 @@ export class PackedIndex implements UnitIndex {
   private readonly unitBase: Uint32Array;
   /** The pack of each unit. */
   private readonly packOf: Uint32Array;
-  /** Every pack's unit rows, one after the other, each document renumbered in pack order. */
-  private readonly table: Uint32Array;
-  private readonly words: number;
 
   constructor(readers: readonly IndexReader[], fieldCount: number) {
+    super();
     this.readers = readers;
     this.fieldCount = fieldCount;
-    this.words = 5 + fieldCount;
+    const words = 5 + fieldCount;
     this.unitBase = new Uint32Array(readers.length + 1);
     const sums = new Array<number>(fieldCount).fill(0);
     readers.forEach((r, k) => {
@@ -53,40 +51,19 @@ export class PackedIndex implements UnitIndex {
     this.lengthSums = sums;
     this.unitCount = this.unitBase[readers.length] as number;
     this.packOf = new Uint32Array(this.unitCount);
-    this.table = new Uint32Array(this.unitCount * this.words);
+    // The rows (UnitRows): every pack's, one after the other, each document renumbered in pack order.
+    const rows = new Uint32Array(this.unitCount * words);
     let docBase = 0;
     readers.forEach((r, k) => {
       const from = this.unitBase[k] as number;
       this.packOf.fill(k, from, this.unitBase[k + 1] as number);
-      const at = from * this.words;
-      this.table.set(r.unitRows(), at);
-      for (let u = 0; u < r.unitCount; u++) this.table[at + u * this.words] = (this.table[at + u * this.words] as number) + docBase;
+      const at = from * words;
+      rows.set(r.unitRows(), at);
+      for (let u = 0; u < r.unitCount; u++) rows[at + u * words] = (rows[at + u * words] as number) + docBase;
       docBase += r.docCount;
     });
-  }
-
-  unitDoc(u: number): number {
-    return this.table[u * this.words] as number;
-  }
-
-  unitStart(u: number): number {
-    return this.table[u * this.words + 1] as number;
-  }
-
-  unitEnd(u: number): number {
-    return this.table[u * this.words + 2] as number;
-  }
-
-  unitTokens(u: number): number {
-    return this.table[u * this.words + 3] as number;
-  }
-
-  unitWordCount(u: number): number {
-    return this.table[u * this.words + 4] as number;
-  }
-
-  unitLength(u: number, field: number): number {
-    return this.table[u * this.words + 5 + field] as number;
+    this.rows = rows;
+    this.rowWords = words;
   }
 
   unitStrings(u: number): { slug: string; trail: string[] } {

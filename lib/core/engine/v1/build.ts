@@ -79,7 +79,9 @@ interface OldPack {
   readonly record: PackRecord;
   /** Its first document, in the old cache's numbering. */
   readonly first: number;
-  loaded: { readonly head: PackHead; readonly bytes: Buffer; readonly previous: PreviousIndex } | null;
+  /** Its head (read to learn old versions, or to re-encode the pack), and its whole bytes (to re-encode it). */
+  head: { readonly head: PackHead; readonly previous: PreviousIndex } | null;
+  bytes: Buffer | null;
 }
 
 /** The cache being replaced, when it can be reused: format 3 with the same build_config. */
@@ -150,7 +152,7 @@ async function openOldCache(cache: string, configKey: string, state: BuildState 
     let first = 0;
     top.packs.forEach((record, k) => {
       packOf.fill(k, first, first + record.documents);
-      packs.push({ record, first, loaded: null });
+      packs.push({ record, first, head: null, bytes: null });
       first += record.documents;
     });
     return {
@@ -167,37 +169,52 @@ async function openOldCache(cache: string, configKey: string, state: BuildState 
   }
 }
 
-/**
- * Old pack `k`, read whole (once) and checked: the file hashes to its name, its head
- * decodes. A pack that cannot be read, or is damaged, throws OldCacheDamaged: the rebuild
- * then starts over as a full build (and the old cache stays as it is until replaced).
- */
-async function loadOldPack(cache: string, old: OldCache, k: number): Promise<NonNullable<OldPack['loaded']>> {
-  const pack = old.packs[k] as OldPack;
-  if (pack.loaded !== null) return pack.loaded;
-  const { record } = pack;
-  const name = packPath(record.sha256);
-  let bytes: Buffer;
+/** Reads `length` bytes at the start of old pack `name`; a failure means the old cache is damaged. */
+function readOldPack(cache: string, name: string, length: number): Buffer {
   try {
     const fd = fs.openRead(join(cache, name));
     try {
-      bytes = fs.readAt(fd, record.bytes, 0);
+      return fs.readAt(fd, length, 0);
     } finally {
       fs.closeFile(fd);
     }
   } catch (err) {
     throw damaged(`${name} cannot be read (${(err as { code?: unknown }).code === 'ESHORT' ? 'truncated' : String((err as { code?: unknown }).code ?? err)})`);
   }
-  if (sha256Hex(bytes) !== record.sha256) throw damaged(`${name} does not hash to its name`);
+}
+
+/**
+ * Old pack `k`'s head, read (once) and checked against its record, decoded. A pack whose
+ * head cannot be read or is not the recorded one throws OldCacheDamaged: the rebuild then
+ * starts over as a full build (and the old cache stays as it is until replaced).
+ */
+async function oldHead(cache: string, old: OldCache, k: number): Promise<NonNullable<OldPack['head']>> {
+  const pack = old.packs[k] as OldPack;
+  if (pack.head !== null) return pack.head;
+  const { record } = pack;
+  const name = packPath(record.sha256);
+  const bytes = readOldPack(cache, name, record.head.bytes);
+  if (sha256Hex(bytes) !== record.head.sha256) throw damaged(`the head of ${name} is not the recorded one`);
   const [{ decodeHead }, { PreviousIndex }] = await Promise.all([import('./manifest.js'), import('./previous.js')]);
   let head: PackHead;
   try {
-    head = decodeHead(bytes.subarray(0, record.head.bytes), record);
+    head = decodeHead(bytes, record);
   } catch (err) {
     throw damaged(`${name}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  pack.loaded = { head, bytes, previous: new PreviousIndex(head.index) };
-  return pack.loaded;
+  pack.head = { head, previous: new PreviousIndex(head.index) };
+  return pack.head;
+}
+
+/** Old pack `k`'s whole bytes, read (once) when a pack is re-encoded from it, checked against its name (OldCacheDamaged otherwise). */
+function oldBytes(cache: string, old: OldCache, k: number): Buffer {
+  const pack = old.packs[k] as OldPack;
+  if (pack.bytes !== null) return pack.bytes;
+  const name = packPath(pack.record.sha256);
+  const bytes = readOldPack(cache, name, pack.record.bytes);
+  if (sha256Hex(bytes) !== pack.record.sha256) throw damaged(`${name} does not hash to its name`);
+  pack.bytes = bytes;
+  return bytes;
 }
 
 /** A pack of the cache being replaced is not what its manifest records: that cache is not reused. */
@@ -309,8 +326,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         reread.set(path, oldDoc);
         // Read again: if its bytes still hash to its old version, its old analysis is reused.
         const k = old.packOf[oldDoc] as number;
-        const loaded = await loadOldPack(o.cache, old, k);
-        const previousVersion = (loaded.head.documents[oldDoc - (old.packs[k] as OldPack).first] as HeadDocument).version;
+        const { head } = await oldHead(o.cache, old, k);
+        const previousVersion = (head.documents[oldDoc - (old.packs[k] as OldPack).first] as HeadDocument).version;
         items.push({ path, file: fileOf(path), offset: 0, length: -1, previousVersion });
         continue;
       }
@@ -363,17 +380,18 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     /** Each pack of the new cache: its bytes, or null for a pack linked from the old cache. */
     const packWrites: { readonly name: string; readonly chunks: readonly Uint8Array[] | null }[] = [];
     const inputOf = async (d: NewDocument): Promise<PackInput> => {
-      if (d.kind === 'analyzed' && !d.doc.unchanged) {
-        const contents = (batches[d.doc.batch] as BatchResult).contents as Uint8Array;
-        return { path: d.path, version: d.doc.version, units: d.doc.units, old: null, content: contents.subarray(d.doc.contentOffset, d.doc.contentOffset + d.doc.bytes) };
-      }
+      const fresh = d.kind === 'analyzed' ? d.doc : null;
+      const content = fresh === null ? null : ((batches[fresh.batch] as BatchResult).contents as Uint8Array).subarray(fresh.contentOffset, fresh.contentOffset + fresh.bytes);
+      if (fresh !== null && !fresh.unchanged) return { path: d.path, version: fresh.version, units: fresh.units, old: null, content: content as Uint8Array };
+      // Unchanged: its units from the old pack's index; its bytes as just read, or (trusted
+      // by its stamp, never read) from the old pack.
       const oldDoc = d.kind === 'old' ? d.oldDoc : (reread.get(d.path) as number);
       const k = (old as OldCache).packOf[oldDoc] as number;
-      const loaded = await loadOldPack(o.cache, old as OldCache, k);
+      const { head, previous } = await oldHead(o.cache, old as OldCache, k);
       const local = oldDoc - ((old as OldCache).packs[k] as OldPack).first;
-      const h = loaded.head.documents[local] as HeadDocument;
+      const h = head.documents[local] as HeadDocument;
       const at = ((old as OldCache).packs[k] as OldPack).record.head.bytes + h.offset;
-      return { path: d.path, version: h.version, units: null, old: { previous: loaded.previous, doc: local }, content: loaded.bytes.subarray(at, at + h.bytes) };
+      return { path: d.path, version: h.version, units: null, old: { previous, doc: local }, content: content ?? oldBytes(o.cache, old as OldCache, k).subarray(at, at + h.bytes) };
     };
     try {
       let s = 0;
@@ -413,7 +431,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         packWrites.push({ name: packPath(encoded.record.sha256), chunks: encoded.chunks });
       }
     } catch (err) {
-      throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
+      throw err instanceof ContextError || err instanceof OldCacheDamaged ? err : fromOsError(err, 'io_error');
     }
     const cacheVersion = computeCacheVersion(config, packs);
     const unitCount = packs.reduce((n, p) => n + p.units, 0);

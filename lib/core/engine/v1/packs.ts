@@ -12,7 +12,7 @@ import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { buildIndexData, type UnitInput } from '../../index/build-index.js';
 import { encodeIndex } from '../../index/index-format.js';
 import { patchIndex, type PatchDoc } from '../../index/patch-index.js';
-import { sha256Hex, sha256HexOf } from '../../hash.js';
+import { sha256HexOfBoth } from '../../hash.js';
 import { encodeHead, type HeadDocument, type PackRecord } from './manifest.js';
 import type { PreviousIndex } from './previous.js';
 
@@ -75,12 +75,16 @@ function packIndex(documents: readonly PackInput[]): { index: Uint8Array; units:
     const parts: PatchDoc[] = documents.map((d) => (d.old === null ? { kind: 'new', units: d.units as readonly UnitInput[] } : { kind: 'old', oldDoc: d.old.doc }));
     return { index: patchIndex(previous.index, parts, FIELD_COUNT), units };
   }
+  return { index: indexOfUnits(documents.map((d, doc) => (d.old === null ? (d.units as readonly UnitInput[]) : d.old.previous.unitsOf(d.old.doc, doc)))), units };
+}
+
+/** The index of documents whose units are `perDocument` (each unit's `doc` set to its document's place). */
+export function indexOfUnits(perDocument: readonly (readonly UnitInput[])[]): Uint8Array {
   const all: UnitInput[] = [];
-  documents.forEach((d, doc) => {
-    if (d.old !== null) all.push(...d.old.previous.unitsOf(d.old.doc, doc));
-    else for (const u of d.units as readonly UnitInput[]) all.push({ ...u, doc });
+  perDocument.forEach((units, doc) => {
+    for (const u of units) all.push({ ...u, doc });
   });
-  return { index: encodeIndex(buildIndexData(documents.length, FIELD_COUNT, all)), units };
+  return encodeIndex(buildIndexData(perDocument.length, FIELD_COUNT, all));
 }
 
 /** The pack file of `documents` (path order): its head (list and index), then the contents. */
@@ -101,9 +105,9 @@ export function encodePack(documents: readonly PackInput[]): EncodedPack {
   }
   const { index, units } = packIndex(documents);
   const head = encodeHead(listed, index);
-  const chunks = [head, ...contents];
+  const sha256 = sha256HexOfBoth(head, contents);
   return {
-    record: { bytes: head.length + offset, sha256: sha256HexOf(chunks), documents: documents.length, units, head: { bytes: head.length, sha256: sha256Hex(head) } },
-    chunks,
+    record: { bytes: head.length + offset, sha256: sha256.all, documents: documents.length, units, head: { bytes: head.length, sha256: sha256.first } },
+    chunks: [head, ...contents],
   };
 }

@@ -17,15 +17,14 @@
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
 import { fromOsError } from '../../../errors.js';
-import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { requireCacheDir } from '../../cache/check.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
-import { buildIndexData, type UnitInput } from '../../index/build-index.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { encodeIndex, type IndexReader } from '../../index/index-format.js';
+import type { IndexReader } from '../../index/index-format.js';
 import { analyzeCorpus } from './analyze-corpus.js';
 import { analyzedDocuments } from './assemble.js';
+import { indexOfUnits } from './packs.js';
 import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, decodeHead, encodeHead, MANIFEST_FILE, packPath, PACKS_DIR, type PackHead, readManifest } from './manifest.js';
 
 export const V1_CHECK_NAMES = [
@@ -166,12 +165,9 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     else {
       let at = 0;
       heads.forEach(({ head, bytes }, k) => {
-        const units: UnitInput[] = [];
-        head.documents.forEach((_, doc) => {
-          for (const u of (rebuilt.documents[at + doc] as (typeof rebuilt.documents)[number]).units) units.push({ ...u, doc });
-        });
+        const perDocument = head.documents.map((_, doc) => (rebuilt.documents[at + doc] as (typeof rebuilt.documents)[number]).units);
         at += head.documents.length;
-        const again = encodeHead(head.documents, encodeIndex(buildIndexData(head.documents.length, FIELD_COUNT, units)));
+        const again = encodeHead(head.documents, indexOfUnits(perDocument));
         if (!again.equals(bytes)) fail('index_rebuild', `${packPath((manifest.packs[k] as { sha256: string }).sha256)}: its index differs from the index rebuilt from its documents`);
       });
     }
