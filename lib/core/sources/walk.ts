@@ -7,7 +7,7 @@
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { sortByBytes } from '../../json.js';
+import { compareBytes, sortByBytes } from '../../json.js';
 import { fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
 import { IgnoreStack } from './gitignore.js';
@@ -62,15 +62,25 @@ export function listSources(root: string, options: SourceOptions): SourceListing
   const files: string[] = [];
   const skipped: SkippedSource[] = [];
 
+  /**
+   * A directory's entries, named. Read with UTF-8 names, the fast path; a name that is not
+   * UTF-8 decodes with U+FFFD, and a directory holding one is read again as raw bytes to
+   * tell which names really are (U+FFFD is also a valid character).
+   */
+  const entriesOf = (dir: string): { readonly e: fs.Dirent | fs.Dirent<Buffer>; readonly name: string; readonly valid: boolean }[] => {
+    const entries = fs.readDir(dir);
+    if (!entries.some((e) => e.name.includes('\uFFFD'))) return entries.map((e) => ({ e, name: e.name, valid: true }));
+    return fs.readDirRaw(dir).map((e) => ({ e, name: e.name.toString('utf8'), valid: fs.isUtf8(e.name) }));
+  };
+
+  // Entries are taken in the order the directory gives them: both lists are sorted at the end.
   const walk = (dir: string, rel: string, rules: IgnoreStack): void => {
-    let entries: fs.Dirent<Buffer>[];
+    let named: ReturnType<typeof entriesOf>;
     try {
-      entries = fs.readDirRaw(dir);
+      named = entriesOf(dir);
     } catch (err) {
       throw fromOsError(err, 'io_error');
     }
-    const named = entries.map((e) => ({ e, name: e.name.toString('utf8'), valid: fs.isUtf8(e.name) }));
-    named.sort((a, b) => Buffer.compare(a.e.name, b.e.name));
     if (options.gitignore && named.some((n) => n.name === '.gitignore' && n.e.isFile())) {
       try {
         rules = rules.with(rel, fs.readText(join(dir, '.gitignore')));
@@ -106,5 +116,6 @@ export function listSources(root: string, options: SourceOptions): SourceListing
   };
   walk(root, '', IgnoreStack.empty());
   sortByBytes(files);
+  skipped.sort((a, b) => compareBytes(a.path, b.path));
   return { files, skipped };
 }

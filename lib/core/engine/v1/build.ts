@@ -42,7 +42,7 @@ import {
 } from './manifest.js';
 import type { PackInput } from './packs.js';
 import type { PreviousIndex } from './previous.js';
-import { type BuildState, readState, sourcesLine, STATE_FILE, type StateHeader, stampOf, stateStamps, stateText, trustedAt, trustedStamp } from './state.js';
+import { type BuildState, readState, sourcesLine, STATE_FILE, type StateHeader, stampOf, stateStamps, stateText, trustedAt, trustedTimes } from './state.js';
 
 export interface V1BuildOptions {
   readonly sources: string;
@@ -93,9 +93,9 @@ interface OldCache {
   readonly paths: readonly string[];
   /**
    * The stamp its build state records for each old document (aligned with `paths`), when
-   * the state was written for this very manifest, and the bound of trusted stamps.
+   * the state was written for this very manifest.
    */
-  readonly recorded: { readonly stamps: readonly string[]; readonly bound: string | null } | null;
+  readonly recorded: { readonly stamps: readonly string[] } | null;
   readonly sourceRoot: string | null;
   readonly manifestSha256: string;
 }
@@ -259,6 +259,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   // Stamps first, before any read: a file changed after its stamp was taken is re-read
   // next time, never trusted with stale contents.
   const stamps: string[] = new Array<string>(files.length);
+  /** Whether each file's times are old enough for the state to vouch for its stamp (git's racy rule). */
+  const oldEnough = new Uint8Array(files.length);
   const base = o.sources.endsWith(sep) ? o.sources : o.sources + sep; // one join, not 10,000
   const fileOf = (path: string): string => (sep === '/' ? base + path : join(o.sources, path));
   let newestNs = 0n;
@@ -272,6 +274,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     }
     if (st === null) throw new ContextError('io_error', `source file vanished during the build: ${path}`);
     stamps[i] = stampOf(st);
+    if (state !== null && trustedTimes(st.mtimeNs, st.ctimeNs, state.writtenNs)) oldEnough[i] = 1;
     if (st.mtimeNs > newestNs) newestNs = st.mtimeNs;
     if (st.ctimeNs > newestNs) newestNs = st.ctimeNs;
   }
@@ -314,12 +317,12 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       const path = files[i] as string;
       let oldDoc = -1;
       if (old !== null) {
-        while (j < old.paths.length && compareBytes(old.paths[j] as string, path) < 0) j++;
+        if (old.paths[j] !== path) while (j < old.paths.length && compareBytes(old.paths[j] as string, path) < 0) j++;
         if (old.paths[j] === path) oldDoc = j;
       }
       if (old !== null && oldDoc >= 0) {
         const recorded = old.recorded;
-        if (recorded !== null && recorded.stamps[oldDoc] === stamps[i] && trustedStamp(stamps[i] as string, recorded.bound)) {
+        if (recorded !== null && oldEnough[i] === 1 && recorded.stamps[oldDoc] === stamps[i]) {
           trusted.push({ kind: 'old', path, oldDoc });
           continue;
         }

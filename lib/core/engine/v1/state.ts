@@ -64,21 +64,10 @@ export function sourcesLine(paths: readonly string[], stamps: readonly string[])
   return compactPlain(paths.map((p, i) => [p, stamps[i] as string]));
 }
 
-const STAMP = /^(?:0|[1-9][0-9]*)(?::(?:0|[1-9][0-9]*)){4}$/;
-
-/** a < b for canonical decimal strings (no leading zeros), without BigInt per entry. */
-function decimalLess(a: string, b: string): boolean {
-  return a.length !== b.length ? a.length < b.length : a < b;
-}
-
-/**
- * The stamps a state records, in its (path) order, and the bound a stamp's modification and
- * change times must both be below to be trusted (git's racy rule; null: none is).
- */
+/** The stamps a state records, in its (path) order. */
 export interface StateStamps {
   readonly paths: string[];
   readonly stamps: string[];
-  readonly bound: string | null;
 }
 
 export interface BuildState {
@@ -91,10 +80,21 @@ export interface BuildState {
 
 /**
  * Whether stamps whose newest modification or change time is `newestNs` are all trusted
- * by a state written at `writtenNs` (git's racy rule, as stateStamps applies it per file).
+ * by a state written at `writtenNs` (git's racy rule, as trustedTimes applies it per file).
  */
 export function trustedAt(newestNs: bigint, writtenNs: bigint): boolean {
   return newestNs < writtenNs - RACY_NS;
+}
+
+/**
+ * Whether a file modified at `mtimeNs` and changed at `ctimeNs` is old enough for a state
+ * written at `writtenNs` to trust its stamp: both times before writtenNs - RACY_NS (and
+ * that bound after the epoch). Checked on the file's current stat, whose stamp must then
+ * equal the recorded one, so the recorded times are these.
+ */
+export function trustedTimes(mtimeNs: bigint, ctimeNs: bigint, writtenNs: bigint): boolean {
+  const limit = writtenNs - RACY_NS;
+  return limit > 0n && mtimeNs < limit && ctimeNs < limit;
 }
 
 /** The state file's header, its sources unparsed (its own mtime in ns is `writtenNs`); null when it does not parse as one. */
@@ -132,7 +132,9 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
 
 /**
  * The stamps of a state's sources line, or null when it does not parse as one (entries
- * [path, stamp], paths strictly ascending in UTF-8 byte order, as stateText writes them).
+ * [path, stamp] of strings, paths strictly ascending in UTF-8 byte order, as stateText
+ * writes them). A recorded stamp is only ever compared with a fresh stampOf() for
+ * equality, so an ill-formed one simply matches nothing.
  */
 export function stateStamps(state: BuildState): StateStamps | null {
   let sources: unknown;
@@ -148,21 +150,10 @@ export function stateStamps(state: BuildState): StateStamps | null {
   for (const entry of sources as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') return null;
     const path = entry[0];
-    if (!STAMP.test(entry[1]) || (prev !== null && compareBytes(prev, path) >= 0)) return null;
+    if (prev !== null && compareBytes(prev, path) >= 0) return null;
     prev = path;
     paths.push(path);
     stamps.push(entry[1]);
   }
-  // Trusted: modified and changed before writtenNs - RACY_NS.
-  const limit = state.writtenNs - RACY_NS;
-  return { paths, stamps, bound: limit > 0n ? limit.toString() : null };
-}
-
-/** Whether `stamp` (a recorded one) is old enough to trust under `bound` (StateStamps). */
-export function trustedStamp(stamp: string, bound: string | null): boolean {
-  if (bound === null) return false;
-  const a = stamp.indexOf(':');
-  const b = stamp.indexOf(':', a + 1);
-  const c = stamp.indexOf(':', b + 1);
-  return decimalLess(stamp.slice(a + 1, b), bound) && decimalLess(stamp.slice(b + 1, c), bound);
+  return { paths, stamps };
 }

@@ -29,6 +29,29 @@ function age(dir: string, paths: readonly string[]): void {
   for (const p of paths) utimesSync(join(dir, p), old, old);
 }
 
+/**
+ * buildCacheV1 over a file system on which reading a source `fails` for throws EIO. Tests
+ * run as root, which reads any file: the failure is injected where the build reads sources
+ * (batch.js), and the modules above it are loaded with that one.
+ */
+async function buildFailingReads(t: Test, fails: (path: string) => boolean): Promise<typeof buildCacheV1> {
+  const realFs = await import('../../../../lib/core/fs.js');
+  const failing = {
+    ...realFs,
+    readFile: (p: string): Buffer => {
+      if (fails(p)) throw Object.assign(new Error('injected'), { code: 'EIO' });
+      return realFs.readFile(p);
+    },
+  };
+  const batch = await t.mockImport('../../../../lib/core/engine/v1/batch.js', { '../../../../lib/core/fs.js': failing });
+  const corpus = await t.mockImport('../../../../lib/core/engine/v1/analyze-corpus.js', { '../../../../lib/core/engine/v1/batch.js': batch });
+  const mocked = await t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
+    '../../../../lib/core/engine/v1/analyze-corpus.js': corpus,
+    '../../../../lib/core/fs.js': failing,
+  });
+  return mocked.buildCacheV1;
+}
+
 const DOCS: Record<string, string> = {
   'guide.md': '# Guide\n\nInstall the tool with npm. ' + 'Words about installing. '.repeat(40) + '\n\n## Docker\n\nRun it in docker. ' + 'Container words. '.repeat(40) + '\n',
   'faq.md': '---\ntitle: Questions\n---\n# FAQ\n\nWhy is the sky blue? ' + 'Because of scattering. '.repeat(30) + '\n',
@@ -68,30 +91,37 @@ t.test('a rebuild of an unchanged tree reuses everything and leaves the cache un
   t.same(bytesOf(cache), before, 'same bytes');
   t.same(contentFiles(cache).map((f) => statSync(join(cache, f)).mtimeMs), mtimes, 'not even rewritten');
   // The stamps are trusted now: a third build reads no source at all. Proved by a file
-  // system on which every source read fails (tests run as root, which reads anything).
-  const realFs = await import('../../../../lib/core/fs.js');
-  const noReads = {
-    ...realFs,
-    readFile: (p: string): Buffer => {
-      if (p.startsWith(src)) throw Object.assign(new Error('read a source'), { code: 'EIO' });
-      return realFs.readFile(p);
-    },
-  };
-  const batch = await t.mockImport('../../../../lib/core/engine/v1/batch.js', { '../../../../lib/core/fs.js': noReads });
-  const corpus = await t.mockImport('../../../../lib/core/engine/v1/analyze-corpus.js', { '../../../../lib/core/engine/v1/batch.js': batch });
-  const mocked = await t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
-    '../../../../lib/core/engine/v1/analyze-corpus.js': corpus,
-    '../../../../lib/core/fs.js': noReads,
-  });
-  const third = await mocked.buildCacheV1({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } });
+  // system on which every source read fails.
+  const noReads = await buildFailingReads(t, (p) => p.startsWith(src));
+  const third = await noReads({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } });
   t.same([third.reused, third.analyzed, third.unchanged], [5, 0, true], 'no source read, all reused');
   // A file changed since (its stamp differs) is read again, and found changed.
   appendFileSync(join(src, 'faq.md'), 'more\n');
   await t.rejects(
-    mocked.buildCacheV1({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } }),
+    noReads({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } }),
     { code: 'io_error' },
     'the changed file is read (and the injected failure says so)',
   );
+});
+
+t.test('docs/engine.md "Rebuilding" (git\'s racy rule): a stamp taken within 2 s of the state\'s write is not trusted, the file is read again', async (t) => {
+  const { src, cache } = await fixture(t);
+  // The files were written just now, and so is each build's state: every stamp is racy.
+  await build(src, cache, false);
+  const second = await build(src, cache, true);
+  t.same([second.reused, second.analyzed, second.unchanged], [5, 0, true], 'read again, found unchanged, the cache left as it is');
+  const noReads = await buildFailingReads(t, (p) => p.startsWith(src));
+  await t.rejects(
+    noReads({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } }),
+    { code: 'io_error' },
+    'a racy stamp, equal to the recorded one, is still read again',
+  );
+  // Aged past the window (times set back; their ctime, now, ages 2 s), the same stamps are trusted.
+  age(src, Object.keys(DOCS));
+  await sleep(2100);
+  await build(src, cache, true);
+  const trusted = await noReads({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } });
+  t.same([trusted.reused, trusted.unchanged], [5, true], 'aged stamps are trusted: no source read');
 });
 
 t.test('"byte-identical to a full build": adds, edits, deletes, renames, identical contents', async (t) => {
@@ -161,23 +191,9 @@ t.test('a source unreadable mid-build: a clear io_error, and the old cache intac
   const before = bytesOf(cache);
   appendFileSync(join(src, 'faq.md'), 'changed\n');
   appendFileSync(join(src, 'guide.md'), 'changed too\n');
-  // Tests run as root, which reads any file: the read failure is injected where the build
-  // reads sources (batch.js), and the modules above it are loaded with that one.
-  const realFs = await import('../../../../lib/core/fs.js');
-  const failing = {
-    ...realFs,
-    readFile: (p: string): Buffer => {
-      if (p.endsWith('guide.md')) throw Object.assign(new Error('injected'), { code: 'EIO' });
-      return realFs.readFile(p);
-    },
-  };
-  const batch = await t.mockImport('../../../../lib/core/engine/v1/batch.js', { '../../../../lib/core/fs.js': failing });
-  const corpus = await t.mockImport('../../../../lib/core/engine/v1/analyze-corpus.js', { '../../../../lib/core/engine/v1/batch.js': batch });
-  const mocked = await t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
-    '../../../../lib/core/engine/v1/analyze-corpus.js': corpus,
-  });
+  const failing = await buildFailingReads(t, (p) => p.endsWith('guide.md'));
   await t.rejects(
-    mocked.buildCacheV1({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } }),
+    failing({ sources: src, cache, force: true, createdAt: CREATED_AT, options: { granularity: 'section', tokenizer: 'bytes4', include: [], exclude: [] } }),
     { code: 'io_error' },
   );
   t.same(bytesOf(cache), before, 'the old cache is untouched');
