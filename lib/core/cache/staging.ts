@@ -225,15 +225,20 @@ const SWAP_FAILURES: ReadonlySet<string> = new Set(['cache_missing', 'cache_inva
  * (1, 2, 4 … 256 ms; about half a second at most). Between a build's two renames there is
  * no cache, and a reader that started on the old one may meet the new one's files; either
  * way the failure is transient and the next read sees one whole cache. A failure with no
- * build under way is reported at once.
+ * build under way is read once more, at once (the build that caused it may have finished
+ * its swap, and removed its staging directories, between the read and the look for them),
+ * and then reported.
  */
 export function readWhileBuilding<T>(cache: string, read: () => T): T {
+  let readAgain = true;
   for (let wait = 1; ; wait *= 2) {
     try {
       return read();
     } catch (err) {
-      if (!(err instanceof ContextError) || !SWAP_FAILURES.has(err.code) || wait > 256 || !buildUnderWay(cache)) throw err;
-      pause(wait);
+      if (!(err instanceof ContextError) || !SWAP_FAILURES.has(err.code) || wait > 256) throw err;
+      if (buildUnderWay(cache)) pause(wait);
+      else if (readAgain) readAgain = false;
+      else throw err;
     }
   }
 }

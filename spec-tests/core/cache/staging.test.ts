@@ -198,12 +198,16 @@ t.test('readWhileBuilding: a read failing while a live build swaps the cache is 
       calls: () => calls,
     };
   };
-  const none = failing(1, 'cache_missing');
-  t.throws(() => readWhileBuilding(cache, none.read), { code: 'cache_missing' }, 'no build under way: the failure stands');
-  t.equal(none.calls(), 1);
+  const none = failing(2, 'cache_missing');
+  t.throws(() => readWhileBuilding(cache, none.read), { code: 'cache_missing' }, 'no build under way: read once more, then the failure stands');
+  t.equal(none.calls(), 2);
+  const finished = failing(1, 'cache_missing');
+  t.equal(readWhileBuilding(cache, finished.read), 'answer', 'a build that swapped and removed its staging directories between the read and the look for them: the read once more sees its cache');
+  t.equal(finished.calls(), 2);
   leave(dir, `.c.old-${machine}-${pidMax + 1}-1-aaaaaa`);
-  const dead = failing(1, 'cache_missing');
+  const dead = failing(2, 'cache_missing');
   t.throws(() => readWhileBuilding(cache, dead.read), { code: 'cache_missing' }, 'a dead build\'s leftovers: no wait');
+  t.equal(dead.calls(), 2);
   leave(dir, `.c.tmp-${me.tag}-bbbbbb`); // a live build (this process) is staging
   const swapping = failing(3, 'cache_missing');
   t.equal(readWhileBuilding(cache, swapping.read), 'answer', 'tried again until the swap is over');
