@@ -1,31 +1,49 @@
-// Bundles what bin/context runs: the CLI and the three worker entry points, from dist/ (the
-// TypeScript output) into dist/bundle/. One process start then reads a few files instead of
-// compiling ~50 modules one by one: a 10-edit rebuild of the 10,000-document bench corpus
-// starts ~80 ms sooner, a no-op one ~20 ms (docs/engine.md "Measured").
-// - Code split at the sources' dynamic imports, so a command still loads only what it uses.
-// - Workers keep their names (batch-worker.js, read-worker.js, build-worker.js) beside the
-//   chunks that start them, which find them as `new URL('./<name>.js', import.meta.url)`.
-// - Dependencies stay external: loaded from node_modules as before, licenses untouched.
+// Bundles what bin/context runs, from dist/ (the TypeScript output) into dist/bundle/:
+// - main.cjs: the CLI, one script. bin/load-bundle.mjs compiles it with V8's code cache
+//   (scripts/code-cache.mjs writes it), so a start takes its functions compiled instead of
+//   compiling ~50 modules: a 10-edit rebuild of the 10,000-document bench corpus returns
+//   ~80 ms sooner than from the ESM bundle it replaces (docs/engine.md "Measured").
+//   A script, not a module, because Node 20 caches compiled code only for scripts
+//   (vm.Script's cachedData). Lazy imports become lazily run functions inside it.
+//   import.meta.url reads as dist/bundle/main.js's URL, so the worker entries below are
+//   found beside it (`new URL('./<name>.js', import.meta.url)`) and createRequire resolves
+//   the packages loaded at run time (minimist, yaml, picomatch, ignore, the stemmer,
+//   gpt-tokenizer) from node_modules as before. The packages imported statically are
+//   inlined: github-slugger and character-entities (ES modules only, which a script cannot
+//   require on Node 20) and fast-json-stable-stringify; they stay dependencies, their
+//   licenses installed with them.
+// - batch-worker.js, read-worker.js, build-worker.js: the worker entry points, ES modules
+//   split into shared chunks, their dependencies external.
 // esbuild's output is a function of its input and options: the same sources, the same bundle.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const common = {
+  outdir: `${dist}bundle`,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'eof',
+  logLevel: 'warning',
+};
 await build({
+  ...common,
+  entryPoints: { main: `${dist}cli/main.js` },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { 'import.meta.url': '__bundle_module_url' },
+  banner: { js: 'const __bundle_module_url = require("node:url").pathToFileURL(require("node:path").join(__dirname, "main.js")).href;' },
+});
+await build({
+  ...common,
   entryPoints: {
-    main: `${dist}cli/main.js`,
     'batch-worker': `${dist}core/engine/v1/batch-worker.js`,
     'read-worker': `${dist}core/cache/read-worker.js`,
     'build-worker': `${dist}core/cache/build-worker.js`,
   },
-  outdir: `${dist}bundle`,
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   packages: 'external',
   chunkNames: 'chunk-[hash]',
-  legalComments: 'none',
-  logLevel: 'warning',
 });

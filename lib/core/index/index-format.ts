@@ -343,11 +343,7 @@ export class IndexReader extends UnitRows {
       const mid = (lo + hi) >>> 1;
       const s = offsets[mid] as number;
       const e = offsets[mid + 1] as number;
-      if (s > e || e > blob.length) throw new IndexFormatError(`term ${mid} out of range`);
-      const n = Math.min(e - s, key.length);
-      let c = 0;
-      for (let i = 0; c === 0 && i < n; i++) c = (blob[s + i] as number) - (key[i] as number);
-      if (c === 0) c = e - s - key.length;
+      const c = compareTermAt(blob, s, e, key, mid);
       if (c === 0) return mid;
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;
@@ -415,6 +411,20 @@ function decode(bytes: Uint8Array): string {
   } catch {
     throw new IndexFormatError('index string is not UTF-8');
   }
+}
+
+/**
+ * compareU8(blob[s, e), key) in place, without a subarray: term `term` of a dictionary
+ * against a key (IndexFormatError if its range is not inside the blob).
+ */
+export function compareTermAt(blob: Uint8Array, s: number, e: number, key: Uint8Array, term: number): number {
+  if (s > e || e > blob.length) throw new IndexFormatError(`term ${term} out of range`);
+  const n = Math.min(e - s, key.length);
+  for (let i = 0; i < n; i++) {
+    const d = (blob[s + i] as number) - (key[i] as number);
+    if (d !== 0) return d;
+  }
+  return e - s - key.length;
 }
 
 /** Byte-order comparison of two byte strings (the dictionary's order). */

@@ -11,7 +11,7 @@
 
 import { ByteWriter, IndexFormatError } from './bytes.js';
 import { sortedTerms, type UnitInput } from './build-index.js';
-import { compareU8, headerSize, sectionSize, writeHeader, writePosting, writeString, type IndexReader } from './index-format.js';
+import { compareTermAt, headerSize, sectionSize, writeHeader, writePosting, writeString, type IndexReader } from './index-format.js';
 
 /** A document of the new index, in document order. */
 export type PatchDoc =
@@ -371,10 +371,10 @@ export function patchIndex(old: IndexReader, docs: readonly PatchDoc[], fieldCou
     let hi = old.termCount; // lower bound in [lo, hi): ranks ascend, so places do too
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareU8(sec.termBlob.subarray(sec.termOffsets[mid], sec.termOffsets[mid + 1]), key) < 0) lo = mid + 1;
+      if (compareTermAt(sec.termBlob, sec.termOffsets[mid] as number, sec.termOffsets[mid + 1] as number, key, mid) < 0) lo = mid + 1;
       else hi = mid;
     }
-    const equal = lo < old.termCount && compareU8(sec.termBlob.subarray(sec.termOffsets[lo], sec.termOffsets[lo + 1]), key) === 0;
+    const equal = lo < old.termCount && compareTermAt(sec.termBlob, sec.termOffsets[lo] as number, sec.termOffsets[lo + 1] as number, key, lo) === 0;
     place[r] = equal ? lo : ~lo;
   });
   const postStart = new Uint32Array(freshBytes.length + 1);
