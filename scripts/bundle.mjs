@@ -27,14 +27,22 @@ const common = {
   legalComments: 'eof',
   logLevel: 'warning',
 };
-await build({
+const script = await build({
   ...common,
   entryPoints: { main: `${dist}cli/main.js` },
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
   define: { 'import.meta.url': '__bundle_module_url' },
   banner: { js: 'const __bundle_module_url = require("node:url").pathToFileURL(require("node:path").join(__dirname, "main.js")).href;' },
+  metafile: true,
 });
+// A script run by vm.Script has no loader for import(): every lazy import must have been
+// bundled into a function call. One left (an external package imported lazily) fails here,
+// not in a user's command.
+for (const [file, output] of Object.entries(script.metafile.outputs)) {
+  const left = output.imports.filter((i) => i.kind === 'dynamic-import');
+  if (left.length > 0) throw new Error(`bundle: ${file} keeps dynamic import() of ${left.map((i) => i.path).join(', ')}; load it with createRequire instead`);
+}
 await build({
   ...common,
   entryPoints: {
