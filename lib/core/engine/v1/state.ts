@@ -83,7 +83,7 @@ export interface BuildState {
  * by a state written at `writtenNs` (git's racy rule, as trustedTimes applies it per file).
  */
 export function trustedAt(newestNs: bigint, writtenNs: bigint): boolean {
-  return newestNs < writtenNs - RACY_NS;
+  return trustedTimes(newestNs, newestNs, writtenNs);
 }
 
 /**
