@@ -30,9 +30,9 @@ function age(dir: string, paths: readonly string[]): void {
 }
 
 /**
- * buildCacheV1 over a file system on which reading a source `fails` for throws EIO. Tests
- * run as root, which reads any file: the failure is injected where the build reads sources
- * (batch.js), and the modules above it are loaded with that one.
+ * buildCacheV1 over a file system on which reading a path that `fails` accepts throws EIO.
+ * Tests run as root, which reads any file: the failure is injected where the build reads
+ * sources (batch.js), and the modules above it are loaded with that one.
  */
 async function buildFailingReads(t: Test, fails: (path: string) => boolean): Promise<typeof buildCacheV1> {
   const realFs = await import('../../../../lib/core/fs.js');
