@@ -2,7 +2,8 @@
 // - main.cjs: the CLI, one script. bin/load-bundle.mjs compiles it with V8's code cache
 //   (scripts/code-cache.mjs writes it), so a start takes its functions compiled instead of
 //   compiling ~50 modules: a 10-edit rebuild of the 10,000-document bench corpus returns
-//   ~80 ms sooner than from the ESM bundle it replaces (docs/engine.md "Measured").
+//   ~40 ms sooner than from the ESM bundle it replaces, 432 -> 395 ms (docs/engine.md
+//   "Measured").
 //   A script, not a module, because Node 20 caches compiled code only for scripts
 //   (vm.Script's cachedData). Lazy imports become lazily run functions inside it.
 //   import.meta.url reads as dist/bundle/main.js's URL, so the worker entries below are
