@@ -76,3 +76,13 @@ export const JSONRPC_ERRORS = {
   invalidParams: { code: -32602, message: 'Invalid params' },
   internalError: { code: -32603, message: 'Internal error' },
 } as const;
+
+/**
+ * MCP's own JSON-RPC error codes. -32002 is the handshake era's "resource not found"
+ * (2025-11-25 and earlier); 2026-07-28 uses -32602 for it and defines -32020…-32022.
+ */
+export const MCP_ERRORS = {
+  resourceNotFound: { code: -32002, message: 'Resource not found' },
+  missingRequiredClientCapability: { code: -32021, message: 'Missing required client capability' },
+  unsupportedProtocolVersion: { code: -32022, message: 'Unsupported protocol version' },
+} as const;

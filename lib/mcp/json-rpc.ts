@@ -3,7 +3,7 @@
 // order as the reference server prints them, R with every key sorted by UTF-8 bytes.
 // Ids are strings or integers and are echoed with their exact type; anything else is invalid.
 
-import { canonical, compact } from '../json.js';
+import { canonical, compact, type Json } from '../json.js';
 import { JSONRPC_ERRORS } from '../errors.js';
 
 export type RequestId = string | number;
@@ -19,18 +19,22 @@ export type Incoming =
 export interface RpcErrorBody {
   readonly code: number;
   readonly message: string;
+  /** JSON-RPC's optional `data` member (2026-07-28's -32022 carries the supported versions). */
+  readonly data?: Json;
 }
 
 /** A protocol-level failure of one request; dispatch turns it into an error line. */
 export class RpcError extends Error {
   readonly code: number;
-  constructor(body: RpcErrorBody, message: string = body.message) {
+  readonly data: Json | undefined;
+  constructor(body: RpcErrorBody, message: string = body.message, data?: Json) {
     super(message);
     this.name = 'RpcError';
     this.code = body.code;
+    this.data = data;
   }
   get body(): RpcErrorBody {
-    return { code: this.code, message: this.message };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 
@@ -74,9 +78,11 @@ export function resultLine(id: RequestId, result: unknown): string {
   return envelope(id, 'result', canonical(result));
 }
 
-/** An error line: `{"code":C,"message":M}` with the request's id (null when unknown). */
+/** An error line: `{"code":C,"message":M}` (and `data` when given) with the request's id (null when unknown). */
 export function errorLine(id: RequestId | null, error: RpcErrorBody): string {
-  return envelope(id, 'error', canonical({ code: error.code, message: error.message }));
+  const body: Record<string, Json> = { code: error.code, message: error.message };
+  if (error.data !== undefined) body['data'] = error.data;
+  return envelope(id, 'error', canonical(body));
 }
 
 export const PARSE_ERROR_LINE = errorLine(null, JSONRPC_ERRORS.parseError);

@@ -4,7 +4,7 @@
 
 import { canonical } from '../json.js';
 import { isPlainObject } from './json-rpc.js';
-import type { ProtocolVersion } from './protocol-version.js';
+import type { AnyProtocolVersion } from './protocol-version.js';
 import type { LineSender } from './stdio-transport.js';
 
 export type ProgressSink = (progress: number, total: number | null, message: string) => void;
@@ -19,7 +19,7 @@ export function progressTokenOf(params: Readonly<Record<string, unknown>>): stri
 }
 
 /** A sink that sends notifications for `token`, or null when there is no token. */
-export function progressSink(token: string | number | null, version: ProtocolVersion, send: LineSender | undefined): ProgressSink | null {
+export function progressSink(token: string | number | null, version: AnyProtocolVersion, send: LineSender | undefined): ProgressSink | null {
   if (token === null || send === undefined) return null;
   let last = -Infinity;
   return (progress, total, message) => {

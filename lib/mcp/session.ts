@@ -1,9 +1,16 @@
-// One MCP session: the lifecycle (initialize, version negotiation, ping, the pre-initialize
-// gate), tools/list and tools/call, and JSON-RPC's error cases. Every thrown error becomes a
-// reply in exactly one place (`answer`); notifications and client responses never get one.
-// The session never exits on bad input: each line is answered (or ignored) and it goes on.
-// Its one request of its own: `roots/list`, when the client declared the roots capability
-// (after notifications/initialized, and again on notifications/roots/list_changed).
+// One MCP connection, in one of two eras. The handshake era (2024-11-05 … 2025-11-25): the
+// lifecycle (initialize, version negotiation, ping, the pre-initialize gate), tools and
+// resources, and its one request of its own, `roots/list`, when the client declared roots.
+// The stateless era (2026-07-28): no handshake; each request carries its version and
+// capabilities in `_meta` (envelope.ts), `server/discover` describes the server, every result
+// carries `resultType` and the server's identity, lists and reads carry caching hints, and the
+// server sends no request of its own. Eras on one stream (docs/mcp.md "Two eras on one
+// stream"): the connection starts open; `initialize` pins it to the handshake era, any
+// request with a valid envelope except `server/discover` pins it to the stateless era, and a
+// request of the other era is then refused with a clear error. `server/discover` pins
+// nothing, so a client that probes and then sends `initialize` is served.
+// Every thrown error becomes a reply in exactly one place (`answer`); notifications and client
+// responses never get one. The session never exits on bad input.
 
 import { toContextError, errorJson, JSONRPC_ERRORS } from '../errors.js';
 import { parseJson } from '../json.js';
@@ -20,7 +27,15 @@ import {
   type RequestId,
 } from './json-rpc.js';
 import type { LineItem } from './line-splitter.js';
-import { acceptsBatches, negotiateVersion, type ProtocolVersion } from './protocol-version.js';
+import {
+  acceptsBatches,
+  MODERN_PROTOCOL_VERSIONS,
+  negotiateVersion,
+  type AnyProtocolVersion,
+  type ProtocolVersion,
+} from './protocol-version.js';
+import { claimsModernEra, readEnvelope, SERVER_INFO_KEY, unsupportedVersion } from './envelope.js';
+import { listResources, readResource, resourceTemplates, RESOURCE_CACHE_SCOPE, RESOURCE_TTL_MS, type ResourceEra } from './resources.js';
 import type { Tool, ToolContext, ToolOutcome } from './tool.js';
 import { Cancellations } from './cancellation.js';
 import { progressSink, progressTokenOf } from './progress-notifier.js';
@@ -42,10 +57,31 @@ const BLANK = /^[ \t\r]*$/;
 
 const notInitialized = (): RpcError => new RpcError(JSONRPC_ERRORS.invalidRequest, 'Server not initialized');
 
+/** Where a connection stands: no era chosen yet, or pinned to one. */
+type Era = 'open' | 'handshake' | 'stateless';
+
+/** Caching hints (2026-07-28 "Caching"): the tool list and discovery change only with the server's options. */
+const TOOLS_TTL_MS = 3_600_000;
+
+/** What the server tells a 2026-07-28 client in server/discover (instructions for the model). */
+export const INSTRUCTIONS =
+  'Documents compiled into context caches: call context.list_caches for the cache names, then context.resolve with a natural-language question and a token budget; ' +
+  'each answer says why each document or section was chosen. Documents are also resources: context://CACHE/PATH reads a whole document, ' +
+  'context://CACHE/PATH#SLUG one section of a section cache, as resolve returned it.';
+
+/** A request claiming the stateless era on a connection that opened with initialize. */
+function mixedIntoHandshake(version: ProtocolVersion | null): RpcError {
+  return new RpcError(
+    JSONRPC_ERRORS.invalidRequest,
+    `Invalid Request: this connection opened with initialize (protocol ${version ?? 'unknown'}); a 2026-07-28 request (with _meta protocolVersion) needs a server process of its own`,
+  );
+}
+
 export class McpSession {
   private readonly options: SessionOptions;
   private readonly byName = new Map<string, Tool>();
   private version: ProtocolVersion | null = null;
+  private era: Era = 'open';
   /** The client declared `capabilities.roots` in initialize. */
   private clientHasRoots = false;
   /** Id of our roots/list request awaiting its response. */
@@ -107,7 +143,7 @@ export class McpSession {
   private async handleBatch(messages: readonly unknown[]): Promise<string | null> {
     // JSON-RPC: an empty batch is one Invalid Request. MCP: batches exist only before
     // 2025-06-18, and never before initialize (which must not be batched).
-    if (messages.length === 0 || this.version === null || !acceptsBatches(this.version)) {
+    if (messages.length === 0 || this.era !== 'handshake' || this.version === null || !acceptsBatches(this.version)) {
       return errorLine(null, JSONRPC_ERRORS.invalidRequest);
     }
     const replies: string[] = [];
@@ -155,7 +191,9 @@ export class McpSession {
     try {
       if (params !== undefined && !isPlainObject(params)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
       const p = params ?? {};
-      line = resultLine(id, await this.dispatch(method, p, inBatch, signal));
+      const stateless = this.era === 'stateless' || (this.era === 'open' && claimsModernEra(p));
+      if (this.era === 'handshake' && claimsModernEra(p)) throw mixedIntoHandshake(this.version);
+      line = resultLine(id, stateless ? await this.dispatchStateless(method, p, signal) : await this.dispatch(method, p, inBatch, signal));
     } catch (err) {
       if (err instanceof RpcError) line = errorLine(id, err.body);
       else {
@@ -178,10 +216,72 @@ export class McpSession {
         break;
     }
     const known = method === 'tools/list' || method === 'tools/call';
-    // 2026-07-28 probe (server/discover) and anything unknown: -32601 at once, in any state.
+    // Resources are served once initialized; before that (as before they existed) and for
+    // anything unknown, among them a server/discover without an envelope: -32601 at once.
+    if (this.version !== null && method.startsWith('resources/')) return this.resources(method, params, 'handshake');
     if (!known) throw new RpcError(JSONRPC_ERRORS.methodNotFound);
     if (this.version === null) throw notInitialized();
     return method === 'tools/list' ? this.listTools(this.version) : this.callTool(params, this.version, signal);
+  }
+
+  /**
+   * A request served statelessly (2026-07-28): its envelope checked, then the method. A valid
+   * envelope on anything but server/discover pins the connection to this era.
+   */
+  private async dispatchStateless(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (method === 'initialize' && !claimsModernEra(params)) {
+      // A handshake after stateless requests on this connection: refused, naming what we serve
+      // here (the specification asks any error to initialize to name the versions).
+      const requested = params['protocolVersion'];
+      const e = unsupportedVersion(typeof requested === 'string' ? requested : '');
+      throw new RpcError(e.body, 'Unsupported protocol version: this connection already serves 2026-07-28 requests (no initialize); start another server process for the handshake', e.data);
+    }
+    const envelope = readEnvelope(params);
+    if (method !== 'server/discover') this.era = 'stateless';
+    const complete = (result: Record<string, unknown>): Record<string, unknown> => ({
+      ...result,
+      resultType: 'complete',
+      _meta: { [SERVER_INFO_KEY]: { name: SERVER_NAME, version: VERSION } },
+    });
+    switch (method) {
+      case 'server/discover':
+        return complete({
+          supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+          capabilities: { tools: {}, resources: {} },
+          instructions: INSTRUCTIONS,
+          ttlMs: TOOLS_TTL_MS,
+          cacheScope: 'public',
+        });
+      case 'tools/list':
+        return complete({ ...this.listTools(envelope.version), ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+      case 'tools/call':
+        return complete(await this.callTool(params, envelope.version, signal));
+      case 'resources/list':
+      case 'resources/templates/list':
+      case 'resources/read':
+        return complete(this.resources(method, params, 'stateless'));
+      case 'initialize':
+        throw unsupportedVersion(typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : envelope.version);
+      case 'ping':
+      case 'logging/setLevel':
+        throw new RpcError(JSONRPC_ERRORS.methodNotFound, `Method not found: protocol 2026-07-28 has no ${method}`);
+      default:
+        throw new RpcError(JSONRPC_ERRORS.methodNotFound);
+    }
+  }
+
+  private resources(method: string, params: Record<string, unknown>, era: ResourceEra): Record<string, unknown> {
+    const hints = era === 'stateless' ? { ttlMs: RESOURCE_TTL_MS, cacheScope: RESOURCE_CACHE_SCOPE } : {};
+    switch (method) {
+      case 'resources/templates/list':
+        return { resourceTemplates: resourceTemplates(), ...(era === 'stateless' ? { ttlMs: TOOLS_TTL_MS, cacheScope: 'public' } : {}) };
+      case 'resources/list':
+        return { ...listResources(params, this.options.context, era), ...hints };
+      case 'resources/read':
+        return { ...readResource(params, this.options.context, era), ...hints };
+      default:
+        throw new RpcError(JSONRPC_ERRORS.methodNotFound);
+    }
   }
 
   private initialize(params: Record<string, unknown>): unknown {
@@ -189,6 +289,7 @@ export class McpSession {
     const requested = params['protocolVersion'];
     if (typeof requested !== 'string') throw new RpcError(JSONRPC_ERRORS.invalidParams);
     this.version = negotiateVersion(requested);
+    this.era = 'handshake';
     const capabilities = params['capabilities'];
     this.clientHasRoots = isPlainObject(capabilities) && isPlainObject(capabilities['roots']);
     return {
@@ -209,11 +310,12 @@ export class McpSession {
     this.outbox.push(requestLine(this.pendingRoots, 'roots/list'));
   }
 
-  private listTools(version: ProtocolVersion): unknown {
+  /** Every tool, in the table's fixed order (lib/mcp/tools/index.ts): the same list on every call. */
+  private listTools(version: AnyProtocolVersion): Record<string, unknown> {
     return { tools: this.options.tools.map((t) => toolListing(t, this.options.toolNames, version)) };
   }
 
-  private async callTool(params: Record<string, unknown>, version: ProtocolVersion, signal: AbortSignal): Promise<unknown> {
+  private async callTool(params: Record<string, unknown>, version: AnyProtocolVersion, signal: AbortSignal): Promise<Record<string, unknown>> {
     const name = params['name'];
     const args = params['arguments'] ?? {};
     if (typeof name !== 'string' || !isPlainObject(args)) throw new RpcError(JSONRPC_ERRORS.invalidParams);

@@ -3,20 +3,22 @@
 // byte for byte as before (descriptions included). From 2025-06-18 (structured tool
 // output) a tool also shows its title, outputSchema and annotations, and a result carries
 // structuredContent: the JSON value of its text, parsed from those very bytes, so the two
-// can never disagree.
+// can never disagree. 2026-07-28 (stateless) shows tools as 2025-11-25 does; every result
+// it gets also carries `resultType` and the server's identity in `_meta` (session.ts adds
+// those to every result of that era).
 
 import { parseJson } from '../json.js';
-import type { ProtocolVersion } from './protocol-version.js';
+import type { AnyProtocolVersion } from './protocol-version.js';
 import type { Tool, ToolOutcome } from './tool.js';
 import { advertisedName, type ToolNameStyle } from './tool-names.js';
 
 /** Whether `version` has tool titles, outputSchema and structuredContent (2025-06-18+). */
-export function hasStructuredResults(version: ProtocolVersion): boolean {
+export function hasStructuredResults(version: AnyProtocolVersion): boolean {
   return version !== '2024-11-05' && version !== '2025-03-26';
 }
 
 /** One entry of a tools/list result. */
-export function toolListing(tool: Tool, style: ToolNameStyle, version: ProtocolVersion): Record<string, unknown> {
+export function toolListing(tool: Tool, style: ToolNameStyle, version: AnyProtocolVersion): Record<string, unknown> {
   const name = advertisedName(tool.name, style);
   if (!hasStructuredResults(version)) {
     return { name, description: tool.legacyDescription ?? tool.description, inputSchema: tool.inputSchema };
@@ -32,7 +34,7 @@ export function toolListing(tool: Tool, style: ToolNameStyle, version: ProtocolV
 }
 
 /** A tools/call result for `outcome`. */
-export function toolResult(outcome: ToolOutcome, version: ProtocolVersion): Record<string, unknown> {
+export function toolResult(outcome: ToolOutcome, version: AnyProtocolVersion): Record<string, unknown> {
   const content = [{ type: 'text', text: outcome.text }];
   const result: Record<string, unknown> = outcome.isError ? { content, isError: true } : { content };
   if (hasStructuredResults(version)) result['structuredContent'] = parseJson(outcome.text);

@@ -4,7 +4,7 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { v1Manifest, openEngine, openEngineParallel, type BudgetScope } from '../engine/engine.js';
+import { v1Manifest, openEngine, openEngineParallel, type BudgetScope, type DocumentEntry, type Engine } from '../engine/engine.js';
 import type { V1VerifyReport } from '../engine/v1/verify.js';
 import { requireCacheDir } from './check.js';
 import { queryTerms } from '../selection/text.js';
@@ -108,6 +108,35 @@ export async function resolveValueParallel(
   } finally {
     engine.close();
   }
+}
+
+/** Runs `use` on the engine of the cache at `dir`: the memo's, else one opened for this call. */
+function withEngine<T>(cacheDir: string, memo: CacheMemo | undefined, use: (engine: Engine) => T): T {
+  if (memo !== undefined) return use(memo.get(cacheDir));
+  const engine = openEngine(cacheDir);
+  try {
+    return use(engine);
+  } finally {
+    engine.close();
+  }
+}
+
+/** One page of a cache's documents (path byte order) after `after`, and the cache's granularity. */
+export function documentsPage(
+  cacheDir: string,
+  after: string | null,
+  limit: number,
+  memo?: CacheMemo,
+): { readonly documents: DocumentEntry[]; readonly granularity: 'file' | 'section' } {
+  return withEngine(cacheDir, memo, (engine) => ({ documents: engine.documents(after, limit), granularity: engine.granularity }));
+}
+
+/**
+ * The exact text of a document of the cache (`path` as resolve names it), whole when `slug`
+ * is null, else of that section as resolve returns it; null when the cache has no such unit.
+ */
+export function documentText(cacheDir: string, path: string, slug: string | null, memo?: CacheMemo): string | null {
+  return withEngine(cacheDir, memo, (engine) => engine.readText(path, slug));
 }
 
 /** Inspect result JSON (seed 004 field order), without trailing newline. */

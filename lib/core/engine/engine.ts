@@ -14,14 +14,26 @@ import { loadV1 } from './v1/load.js';
 import { isV1Manifest, MANIFEST_FILE } from './v1/manifest.js';
 import { resolveV1, type BudgetScope } from './v1/resolve.js';
 import { ContextError } from '../../errors.js';
+import { v0Documents, v0ReadText } from '../cache/read-document.js';
+import { v1Documents, v1ReadText, type DocumentEntry } from './v1/read.js';
 
 export type { BudgetScope } from './v1/resolve.js';
+export type { DocumentEntry } from './v1/read.js';
 
 export interface Engine {
   readonly name: 'v0' | 'v1';
   readonly cacheVersion: string;
   /** The SelectionResult value (inputs already validated). */
   resolve(query: string, budget: number, scope?: BudgetScope): Json;
+  /** What a unit is: a whole file, or a section of one (v1 section caches). */
+  readonly granularity: 'file' | 'section';
+  /** At most `limit` documents whose path sorts after `after` (null: from the first), in path byte order. */
+  documents(after: string | null, limit: number): DocumentEntry[];
+  /**
+   * The exact text of document `path` (as resolve names it), whole when `slug` is null, else
+   * of that unit of a section cache, as resolve prints its content; null when there is none.
+   */
+  readText(path: string, slug: string | null): string | null;
   /** Releases what the engine holds open. */
   close(): void;
   /** A v0 engine opened with `index: true`: its in-memory word index (sizes, for tests and benches). */
@@ -41,6 +53,9 @@ function v0Engine(cache: LoadedCache): Engine {
     ...(cache.index === undefined ? {} : { wordIndex: cache.index }),
     name: 'v0',
     cacheVersion: cache.cacheVersion,
+    granularity: 'file',
+    documents: (after, limit) => v0Documents(cache.documents, after, limit),
+    readText: (path, slug) => v0ReadText(cache.documents, path, slug),
     resolve: (query, budget, scope = 'content') => {
       if (scope !== 'content') throw new ContextError('invalid_budget', 'the answer budget scope needs a v1 cache (build --engine v1)');
       return selectDocuments(cache.documents, query, budget, cache.countWords);
@@ -70,6 +85,9 @@ function v1Engine(dir: string, manifest: { readonly text: string; readonly value
   return {
     name: 'v1',
     cacheVersion: cache.manifest.cacheVersion,
+    granularity: cache.manifest.config.options.granularity,
+    documents: (after, limit) => v1Documents(cache, after, limit),
+    readText: (path, slug) => v1ReadText(cache, path, slug),
     resolve: (q, b, scope = 'content') => resolveV1(cache, q, b, scope),
     close: () => cache.close(),
   };
