@@ -7,8 +7,8 @@
 // resolve; resources/list pages through every cache's documents (caches by name, documents
 // by path, both in byte order) with an opaque cursor, PAGE_SIZE documents a message.
 
-import { documentsPage, documentText, locateCache } from '../core/cache/api.js';
-import { listCaches } from '../core/cache/list.js';
+import { documentsPage, documentText, locateCache } from '../core/operations/api.js';
+import { listCaches } from '../core/operations/list.js';
 import { ContextError, ERROR_TABLE, JSONRPC_ERRORS, MCP_ERRORS } from '../errors.js';
 import { compact, parseJson } from '../json.js';
 import { isPlainObject, RpcError } from './json-rpc.js';
