@@ -1,0 +1,107 @@
+// Checks "Documents as resources" (issue: MCP 2026-07-28 beside the handshake eras, item 4):
+// resources/read of context://CACHE/PATH#SLUG returns exactly the bytes resolve returned for
+// that unit, on real documents (bench/relevance/devset/corpus) in a v1 section cache, a v1
+// file cache and a v0 cache, in both eras; and resources/list pages through a 10,000-document
+// cache with cursors, never more than PAGE_SIZE documents in one message, every document once.
+import t from 'tap';
+import { join } from 'node:path';
+import { main } from '../../lib/cli/main.js';
+import { compact, parseJson } from '../../lib/json.js';
+import { McpSession } from '../../lib/mcp/session.js';
+import { PAGE_SIZE, parseUnitUri, unitUri } from '../../lib/mcp/resources.js';
+import { TOOLS } from '../../lib/mcp/tools/index.js';
+import { CacheMemo } from '../../lib/core/operations/api.js';
+import { REPO } from './spawn-server.js';
+
+const CORPUS = join(REPO, 'bench', 'relevance', 'devset', 'corpus');
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+
+async function build(args: string[]): Promise<void> {
+  let err = '';
+  const code = await main(['build', ...args], { stdout: () => {}, stderr: (s) => void (err += s), env: { SOURCE_DATE_EPOCH: '0' }, cwd: REPO });
+  if (code !== 0) throw new Error(`build failed: ${err}`);
+}
+
+/** An in-process session; `stateless` adds the 2026-07-28 envelope, else it initializes first. */
+async function sessionOver(cacheRoot: string, stateless: boolean): Promise<{ call: (method: string, params: Record<string, unknown>) => Promise<{ line: string; value: Record<string, unknown> }>; close: () => void }> {
+  const memo = new CacheMemo();
+  const session = new McpSession({ tools: TOOLS, context: { cacheRoot, projectRoot: cacheRoot, memo }, toolNames: 'dotted', log: () => {} });
+  let id = 0;
+  const call = async (method: string, params: Record<string, unknown>): Promise<{ line: string; value: Record<string, unknown> }> => {
+    const p = stateless ? { ...params, _meta: META } : params;
+    const line = (await session.handleLine({ kind: 'line', text: compact({ jsonrpc: '2.0', id: ++id, method, params: p } as never) })) ?? '';
+    return { line, value: parseJson(line) as Record<string, unknown> };
+  };
+  if (!stateless) await call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+  return { call, close: () => memo.close() };
+}
+
+const QUERIES = ['how do I configure the output file', 'token count budget', 'install with pip', 'language server symbol search', 'git commit message'];
+
+t.test('resources/read gives exactly resolve\'s unit bytes, on real docs, every engine, both eras', async (t) => {
+  const root = t.testdir({});
+  await build(['--sources', CORPUS, '--cache', join(root, 'sections'), '--engine', 'v1', '--granularity', 'section']);
+  await build(['--sources', CORPUS, '--cache', join(root, 'files'), '--engine', 'v1', '--granularity', 'file']);
+  await build(['--sources', CORPUS, '--cache', join(root, 'v0'), '--engine', 'v0']);
+  for (const stateless of [true, false]) {
+    const s = await sessionOver(root, stateless);
+    let compared = 0;
+    for (const cache of ['sections', 'files', 'v0']) {
+      for (const query of QUERIES) {
+        const r = await s.call('tools/call', { name: 'context.resolve', arguments: { cache, query, budget: 3000 } });
+        const text = ((r.value['result'] as { content: { text: string }[] }).content[0] as { text: string }).text;
+        const answer = parseJson(text) as { documents: { id: string; content: string }[] };
+        for (const d of answer.documents) {
+          const hash = d.id.indexOf('#');
+          const path = hash < 0 ? d.id : d.id.slice(0, hash);
+          // A section cache names every unit by its slug ("" before the first heading).
+          const slug = cache === 'sections' ? (hash < 0 ? '' : d.id.slice(hash + 1)) : null;
+          const uri = unitUri(cache, path, slug);
+          t.same(parseUnitUri(uri), { cache, path, slug }, `${uri}: the URI parses back`);
+          const read = await s.call('resources/read', { uri });
+          const contents = (read.value['result'] as { contents: { text: string; uri: string }[] }).contents;
+          if (contents[0]?.text !== d.content) t.fail(`${cache} ${d.id}: resources/read differs from resolve`);
+          else compared++;
+        }
+      }
+    }
+    t.ok(compared > 40, `${stateless ? '2026-07-28' : '2025-11-25'}: ${compared} units read back byte for byte`);
+    // The whole document of a section: the concatenation of its sections is the file.
+    const firstDoc = ((await s.call('resources/list', {})).value['result'] as { resources: { uri: string; size: number; name: string }[] }).resources[0];
+    t.ok(firstDoc !== undefined, 'a first document');
+    if (firstDoc !== undefined) {
+      const whole = await s.call('resources/read', { uri: firstDoc.uri });
+      const text = ((whole.value['result'] as { contents: { text: string }[] }).contents[0] as { text: string }).text;
+      t.equal(Buffer.byteLength(text), firstDoc.size, 'a whole document: size as listed');
+    }
+    s.close();
+  }
+});
+
+t.test('resources/list pages a 10,000-document cache with cursors', async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 10_000; i++) files[`d${String(i).padStart(5, '0')}.md`] = `# Doc ${i}\n\nbody ${i}\n`;
+  const root = t.testdir({ src: files, caches: {} });
+  await build(['--sources', join(root, 'src'), '--cache', join(root, 'caches', 'big'), '--engine', 'v1']);
+  const s = await sessionOver(join(root, 'caches'), true);
+  const seen = new Set<string>();
+  let pages = 0;
+  let biggest = 0;
+  let cursor: string | undefined;
+  do {
+    const r = await s.call('resources/list', cursor === undefined ? {} : { cursor });
+    const result = r.value['result'] as { resources: { uri: string }[]; nextCursor?: string; ttlMs: number; cacheScope: string };
+    pages++;
+    biggest = Math.max(biggest, Buffer.byteLength(r.line));
+    t.ok(result.resources.length <= PAGE_SIZE, `page ${pages}: at most ${PAGE_SIZE} documents`);
+    for (const x of result.resources) seen.add(x.uri);
+    if (pages === 1) t.same([result.ttlMs, result.cacheScope], [0, 'private'], 'caching hints on every page');
+    cursor = result.nextCursor;
+  } while (cursor !== undefined && pages < 1000);
+  t.equal(seen.size, 10_000, 'every document listed once');
+  t.equal(pages, 10_000 / PAGE_SIZE + 1, 'pages of PAGE_SIZE, then an empty last page');
+  t.ok(biggest < 64 * 1024, `the largest page is ${biggest} bytes: the cache never goes into one message`);
+  const bad = await s.call('resources/list', { cursor: 'x' });
+  t.equal((bad.value['error'] as { code: number }).code, -32602, 'a cursor we did not give: -32602');
+  s.close();
+});
