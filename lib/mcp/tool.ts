@@ -33,6 +33,11 @@ export interface ToolOutcome {
   readonly text: string;
   /** True for a failed call (becomes `"isError":true` in the result). */
   readonly isError: boolean;
+  /**
+   * For a failure: one fixed sentence naming its cause and the next step (tools/failure-hints.ts),
+   * sent as a second text block after the answer.
+   */
+  readonly hint?: string;
 }
 
 /** A JSON Schema object (the subset lib/mcp/tools/output-schema.ts builds). */

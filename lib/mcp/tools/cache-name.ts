@@ -24,5 +24,6 @@ export function readNamedCache(value: unknown, ctx: ToolContext, read: (dir: str
 
 export const CACHE_PROPERTY = {
   type: 'string',
-  description: 'Name of a cache directory under the server\'s cache root (as context.list_caches reports it)',
+  description:
+    'A cache name exactly as context.list_caches returns it in "path": one folder name under the server\'s cache root, without slashes (for example "docs")',
 } as const;

@@ -4,6 +4,7 @@
 import { citeOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
 import { guardRoot } from './root-guard.js';
+import { citationHint } from './failure-hints.js';
 import { ROOT_PROPERTY } from './root-property.js';
 import { CITATION, REFUSAL } from './citation-schemas.js';
 import { objectOf, outputSchema, READ_ONLY } from './output-schema.js';
@@ -33,7 +34,8 @@ export const citeTool: Tool = {
   call(args, ctx) {
     return guardRoot(args['root'], ctx, (base) => {
       const outcome = citeOutcome(args, { base });
-      return { text: outcome.text, isError: outcome.status !== 'ok' };
+      if (outcome.status === 'ok') return { text: outcome.text, isError: false };
+      return { text: outcome.text, isError: true, hint: citationHint(outcome.text) };
     });
   },
 };

@@ -5,6 +5,7 @@ import { claimOutcome } from '../../core/citations/outcome.js';
 import { STRUCTURE_KINDS } from '../../core/citations/reasons.js';
 import type { Tool } from '../tool.js';
 import { guardRoot } from './root-guard.js';
+import { citationHint } from './failure-hints.js';
 import { ROOT_PROPERTY } from './root-property.js';
 import { REFUSAL, STRUCTURE_KIND } from './citation-schemas.js';
 import { objectOf, outputSchema, READ_ONLY, STRING } from './output-schema.js';
@@ -38,7 +39,8 @@ export const claimTool: Tool = {
   call(args, ctx) {
     return guardRoot(args['root'], ctx, (base) => {
       const outcome = claimOutcome(args, { base });
-      return { text: outcome.text, isError: outcome.status !== 'ok' };
+      if (outcome.status === 'ok') return { text: outcome.text, isError: false };
+      return { text: outcome.text, isError: true, hint: citationHint(outcome.text) };
     });
   },
 };

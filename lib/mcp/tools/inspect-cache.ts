@@ -11,8 +11,9 @@ export const inspectCacheTool: Tool = {
   name: 'context.inspect_cache',
   title: 'Inspect a context cache',
   description:
-    'Inspect a context cache: its cache_version, document_count and total_bytes, and whether its manifest is valid. Does not return document content. ' +
-    'cache is a name from context.list_caches; use this to see how large a cache is before choosing a budget for context.resolve.',
+    'Inspect a context cache: its cache_version, document_count (source documents, not sections), total_bytes (of the files directly in the cache folder) ' +
+    'and valid (whether its manifest is well-formed; context.resolve checks the rest). Does not return document content. ' +
+    'cache is a name exactly as context.list_caches returns it; use this to see how large a cache is before choosing a budget for context.resolve.',
   legacyDescription:
     'Inspect a context cache: its cache_version, document_count and total_bytes, and whether its manifest is valid. Does not return document content.',
   inputSchema: {

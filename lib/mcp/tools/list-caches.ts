@@ -11,8 +11,9 @@ export const listCachesTool: Tool = {
   name: 'context.list_caches',
   title: 'List context caches',
   description:
-    'List the context caches this server can read: each subdirectory of its cache root (path), with whether it holds a manifest.json. ' +
-    'Call this first: a path it returns is the cache argument of context.resolve and context.inspect_cache. Takes no arguments.',
+    'List the context caches this server can read: each folder under its cache root, as path (the name to pass as cache to context.resolve, ' +
+    'context.inspect_cache and context.status), with has_manifest (false: the folder is not a usable cache). ' +
+    'Call this first. Caches of either engine (v1, the default, or v0) are listed alike. Takes no arguments.',
   legacyDescription:
     'List the context caches under the server\'s cache root: each immediate subdirectory, with whether it holds a manifest.json. Takes no arguments.',
   inputSchema: { type: 'object', properties: {} },

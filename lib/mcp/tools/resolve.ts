@@ -57,13 +57,15 @@ export const resolveTool: Tool = {
   name: 'context.resolve',
   title: 'Resolve context for a query',
   description:
-    'Select from a pre-built context cache the documents that best match a query and fit a token budget, each with why it was chosen. ' +
+    'Select from a pre-built context cache the documents or sections that best answer a question within a token budget, each with why it was chosen. ' +
     'Call context.list_caches first: cache is one of the names it returns. ' +
-    'Ask with a few distinctive keywords ("rollback deployment"), not a sentence: the v0 engine scores a document by the share of its words ' +
-    'that equal a query word (whole words, lowercased, punctuation kept, no stemming), so the common words of a sentence (the, to, how) ' +
-    'would match everywhere and outweigh the ones that matter. ' +
-    'budget is the most tokens the returned documents may use together, a token being ceil(UTF-8 bytes / 4) of a document\'s content: ' +
-    'whole documents only, best score first, skipping any that does not fit. Same cache, query and budget: the same answer, byte for byte.',
+    'query is a natural-language question ("how do I roll back a deployment?"). Caches built by default (engine v1) rank sections with BM25 and stemming, ' +
+    'so a question works as asked; caches built with engine v0 score whole documents by the share of their words equal to a query word ' +
+    '(lowercased, no stemming), so there a few distinctive keywords ("rollback deployment") match best. ' +
+    'budget is an integer >= 0: the most tokens the selected content may use together, counted in the cache\'s tokenizer ' +
+    '(o200k_base for caches built by default, ceil(UTF-8 bytes / 4) for v0 caches; selection.tokenizer names it); best score first, ' +
+    'a unit that does not fit is skipped, never cut. Each entry\'s id (PATH, or PATH#SECTION) can be read whole as the resource context://CACHE/PATH. ' +
+    'Same cache, query and budget: the same answer, byte for byte.',
   legacyDescription:
     'Resolve a natural-language query against a pre-built context cache and return a deterministic, explainable set of documents within a token budget.',
   inputSchema: {
@@ -71,8 +73,16 @@ export const resolveTool: Tool = {
     required: ['cache', 'query', 'budget'],
     properties: {
       cache: CACHE_PROPERTY,
-      query: { type: 'string', description: 'Natural-language query' },
-      budget: { type: 'integer', minimum: 0, description: 'Maximum token budget' },
+      query: {
+        type: 'string',
+        description: 'A natural-language question, e.g. "how do I roll back a deployment?" (for v0 caches, a few distinctive keywords work best)',
+      },
+      budget: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'An integer >= 0 given as a JSON number, not a string (e.g. 4000): the most tokens the selected content may use, in the cache\'s tokenizer',
+      },
       budget_scope: {
         type: 'string',
         enum: ['content', 'answer'],

@@ -4,10 +4,11 @@
 // about the outside — before anything is read. Non-strings go on to the tool's own checks.
 
 import { errorJson } from '../../errors.js';
+import { ROOT_HINT } from './failure-hints.js';
 import { RootPolicy } from '../root-policy.js';
 import type { ToolContext, ToolOutcome } from '../tool.js';
 
-export const ROOT_REFUSED: ToolOutcome = { text: errorJson('root_not_allowed') + '\n', isError: true };
+export const ROOT_REFUSED: ToolOutcome = { text: errorJson('root_not_allowed') + '\n', isError: true, hint: ROOT_HINT };
 
 /** The server's policy; a context built without one confines to its project root. */
 export function policyOf(ctx: ToolContext): RootPolicy {

@@ -4,6 +4,7 @@
 
 import type { ScopeOutcome } from '../../core/scopes/api.js';
 import type { ToolOutcome } from '../tool.js';
+import { SCOPE_HINTS } from './failure-hints.js';
 import { arrayOf, BOOLEAN, COUNT, objectOf, outputSchema, STRING, stringEnum } from './output-schema.js';
 
 export const PATH_PROPERTY = {
@@ -17,7 +18,8 @@ export const SCOPE_PROPERTY = {
 } as const;
 
 export function toToolOutcome(result: ScopeOutcome): ToolOutcome {
-  return { text: result.text, isError: result.isError };
+  if (!result.isError) return { text: result.text, isError: false };
+  return { text: result.text, isError: true, hint: SCOPE_HINTS[result.failure ?? 'arguments'] };
 }
 
 // Output shapes (seed 003, docs/scopes.md "Commands and tools"); `error` always a sentence.

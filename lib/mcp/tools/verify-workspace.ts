@@ -5,6 +5,7 @@
 import { verifyOutcome } from '../../core/citations/outcome.js';
 import type { Tool } from '../tool.js';
 import { guardRoot } from './root-guard.js';
+import { citationHint } from './failure-hints.js';
 import { ROOT_PROPERTY } from './root-property.js';
 import { DIRECTORY_REPORT, DOCUMENT_REPORT, REFUSAL } from './citation-schemas.js';
 import { outputSchema, READ_ONLY } from './output-schema.js';
@@ -32,7 +33,8 @@ export const verifyWorkspaceTool: Tool = {
   call(args, ctx) {
     return guardRoot(args['root'], ctx, (base) => {
       const outcome = verifyOutcome(args, { base });
-      return { text: outcome.text, isError: outcome.status !== 'ok' };
+      if (outcome.status === 'ok') return { text: outcome.text, isError: false };
+      return { text: outcome.text, isError: true, hint: citationHint(outcome.text) };
     });
   },
 };
