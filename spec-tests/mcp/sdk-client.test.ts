@@ -233,3 +233,19 @@ t.test('--tool-names underscore: every advertised name suits strict hosts', asyn
     await client.close();
   });
 });
+
+// Issue "MCP 2026-07-28 beside the handshake eras", item 4: documents as resources in the
+// handshake era too. The initialize result advertises only tools (its bytes are frozen);
+// the 1.32 client does not check capabilities before a call by default, so it reads them.
+t.test('resources in the handshake era: the SDK 1.32 client lists and reads documents', async (t) => {
+  const { client, stderr } = await connect();
+  const { resourceTemplates } = await client.listResourceTemplates();
+  t.equal(resourceTemplates.length, 2, 'two templates');
+  const { resources } = await client.listResources();
+  t.ok(resources.some((r) => r.uri === 'context://minimal/hello.md'), 'a document listed');
+  const read = await client.readResource({ uri: 'context://minimal/hello.md' });
+  t.same(read.contents, [{ uri: 'context://minimal/hello.md', mimeType: 'text/markdown', text: 'Hello world' }], 'its exact text');
+  await t.rejects(client.readResource({ uri: 'context://minimal/nope.md' }), { code: -32002 }, 'not found: -32002 in this era');
+  await client.close();
+  t.equal(stderr(), '', 'server stderr stayed empty');
+});
