@@ -2,6 +2,7 @@
 // "CLI/MCP parity tested": each scope tool's text is byte-identical to the matching
 // command's stdout, and isError holds exactly when the command exits non-zero.
 import t from 'tap';
+import { ROOT_HINT } from '../../lib/mcp/tools/failure-hints.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -109,7 +110,8 @@ t.test('issue 11: the CLI takes any root; the tool refuses one outside the proje
   t.equal(JSON.parse(cli.stdout).root, '/nonexistent/path', 'a person may name any root');
   for (const path of ['/nonexistent/path', '/', '..', '../..', 'src/../..']) {
     const mcp = await callTool('context.list_contexts', { path }, root);
-    t.same(mcp, { text: '{"error":{"code":"root_not_allowed","message":"Root is outside the roots this server may read"}}\n', isError: true }, `path ${path}`);
+    // The refusal's bytes, and its fixed next-step sentence (lib/mcp/tools/failure-hints.ts).
+    t.same(mcp, { text: '{"error":{"code":"root_not_allowed","message":"Root is outside the roots this server may read"}}\n', isError: true, hint: ROOT_HINT }, `path ${path}`);
   }
 });
 

@@ -5,6 +5,7 @@
 // it names (no existence oracle), including `..`, absolute paths, symlinks out, NUL bytes
 // and Windows separators.
 import t, { type Test } from 'tap';
+import { ROOT_HINT } from '../../lib/mcp/tools/failure-hints.js';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +63,8 @@ t.test('every workspace tool refuses a root or path outside, with the same bytes
   ];
   for (const [name, args] of calls) {
     for (const v of outsides) {
-      t.same(await tool(name).call(args(v), ctx), { text: REFUSED, isError: true }, `${name} ${JSON.stringify(v)}`);
+      // The same bytes whatever it names, and the same fixed next-step sentence (failure-hints.ts).
+      t.same(await tool(name).call(args(v), ctx), { text: REFUSED, isError: true, hint: ROOT_HINT }, `${name} ${JSON.stringify(v)}`);
     }
     const inside = await tool(name).call(args('.'), ctx);
     t.not(inside.text, REFUSED, `${name} ".": served`);
