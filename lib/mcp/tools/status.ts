@@ -5,7 +5,7 @@
 
 import { isAbsolute, resolve } from 'node:path';
 import { isWithinRoots } from '../../core/confine.js';
-import { statusText } from '../../core/cache/status.js';
+import { statusText } from '../../core/operations/status.js';
 import { ContextError } from '../../errors.js';
 import type { Tool, ToolContext } from '../tool.js';
 import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
