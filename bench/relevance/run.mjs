@@ -103,6 +103,7 @@ async function answers() {
     for (const set of sets) {
       const cache = build(system, join(dir, 'corpus', set), `ans-${set}`);
       described[system.name] = describe(cache);
+      const engine = openEngine(cache);
       for (const q of questions.filter((x) => x.set === set)) {
         const right = new Set([q.page, ...(q.also ?? [])].map((p) => p.toLowerCase()));
         const printed = await resolveCli(cache, q.query, ANSWER_BUDGET);
@@ -120,10 +121,20 @@ async function answers() {
           total += n;
           if (!right.has(fileOf(d))) wrong += n;
         }
+        // Diagnostics from the unbudgeted ranking (the same engine code): where the entry
+        // holding the passage ranks, and whether the budget cut it (it ranks above the
+        // answer's last entry, or the answer is empty, and it is not in the answer).
+        const full = engine.resolve(q.query, HUGE).documents;
+        const passageRank = full.findIndex((d) => right.has(fileOf(d)) && norm(String(d.content)).includes(passage));
+        const lastId = docs.length === 0 ? undefined : docs[docs.length - 1].id;
+        const lastRank = lastId === undefined ? -1 : full.findIndex((d) => d.id === lastId);
+        const found = inUnit || inJoin;
         const s = {
           set,
           qid: q.qid,
-          passage: inUnit || inJoin ? 1 : 0,
+          passage: found ? 1 : 0,
+          top3: passageRank >= 0 && passageRank < 3 ? 1 : 0,
+          cut: !found && passageRank >= 0 && (docs.length === 0 || passageRank < (lastRank < 0 ? docs.length : lastRank)) ? 1 : 0,
           page: onPage.length > 0 ? 1 : 0,
           first: docs.length > 0 && right.has(fileOf(docs[0])) ? 1 : 0,
           wrong: total > 0 ? wrong / total : null,
@@ -132,9 +143,10 @@ async function answers() {
         };
         scores.push(s);
         if (perQuery) {
-          perQueryRows.push({ build: system.name, ...s, query: q.query, page: q.page, top: docs.slice(0, 3).map((d) => String(d.path ?? d.id)) });
+          perQueryRows.push({ build: system.name, ...s, passage_rank: passageRank, query: q.query, expected_page: q.page, top: docs.slice(0, 3).map((d) => String(d.path ?? d.id)) });
         }
       }
+      engine.close();
     }
     for (const set of [...sets, 'all']) {
       const xs = set === 'all' ? scores : scores.filter((s) => s.set === set);
@@ -149,6 +161,8 @@ async function answers() {
         first: sum('first'),
         wrong_share: nonEmpty.length === 0 ? null : nonEmpty.reduce((a, x) => a + x.wrong, 0) / nonEmpty.length,
         empty: sum('empty'),
+        passage_top3_unbudgeted: sum('top3'),
+        passage_cut_by_budget: sum('cut'),
         printed_mean: sum('printed') / xs.length,
         printed_max: Math.max(...xs.map((x) => x.printed)),
       });
@@ -158,14 +172,16 @@ async function answers() {
   const pct = (n, d) => `${String(n).padStart(3)}/${String(d).padEnd(3)} ${((100 * n) / d).toFixed(0).padStart(3)}%`;
   console.log(`Answers: bench/relevance/devset2, \`context resolve --budget ${ANSWER_BUDGET}\` (no other flag)`);
   for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
-  console.log('build         set      passage in answer  right page in it   right page first   wrong-page tokens  empty  printed o200k mean/max');
+  console.log('build         set      passage in answer  right page in it   right page first   wrong-page tokens  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
   for (const r of rows) {
     const w = r.wrong_share === null ? '  -  ' : r.wrong_share.toFixed(3);
     console.log(
-      `${r.build.padEnd(13)} ${r.set.padEnd(8)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${w}              ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}`,
+      `${r.build.padEnd(13)} ${r.set.padEnd(8)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${w}              ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}      | ${pct(r.passage_top3_unbudgeted, r.questions)}              ${String(r.passage_cut_by_budget).padStart(3)}`,
     );
   }
   console.log('wrong-page tokens: mean over non-empty answers of the share of o200k tokens in selected entries from other pages.');
+  console.log('printed: o200k tokens of the whole stdout. Diagnostics (not user-facing): the entry holding the passage in the top 3 of the');
+  console.log('unbudgeted ranking; cut by budget: that entry ranks above the answer\'s last entry (or the answer is empty) and is not in it.');
   console.log('');
   return { builds: described, rows };
 }
