@@ -134,11 +134,15 @@ export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) 
     fs.mkdir(parent);
     temp = fs.makeTempDir(stagingPrefix(cache, 'tmp', me));
     const result = write(temp);
+    // Durable before visible: the new cache's files and directories reach the disk before
+    // the rename that publishes it, and the parent's entry right after (docs/reliability.md).
+    fs.syncTree(temp);
     if (fs.lstatOrNull(cache) !== null) {
       if (!replace) throw new ContextError('io_error', 'another build created this cache meanwhile; its cache stands');
     }
     if (fs.lstatOrNull(cache) !== null && swapIn(cache, temp, me)) {
       temp = undefined;
+      fs.syncDir(parent);
       return result;
     }
     try {
@@ -150,6 +154,7 @@ export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) 
       throw err;
     }
     temp = undefined;
+    fs.syncDir(parent);
     return result;
   } catch (err) {
     throw fromOsError(err, 'io_error');

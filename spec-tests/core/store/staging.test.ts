@@ -220,3 +220,90 @@ t.test('readWhileBuilding: a read failing while a live build swaps the cache is 
   t.throws(() => readWhileBuilding(cache, forever.read), { code: 'cache_missing' }, 'bounded');
   t.equal(forever.calls(), 10, '1, 2, 4 … 256 ms: ten tries, about half a second');
 });
+
+// Issue 24 item 5 "Durable caches": files and directories of a new cache are flushed before
+// the swap that publishes it, and the parent's entry after it.
+t.test('durable before visible: the new tree is fsynced before the rename, the parent after it', async (t) => {
+  const realFs = await import('../../../lib/core/fs.js');
+  for (const previous of [false, true]) {
+    const dir = t.testdir({});
+    const cache = join(dir, 'c');
+    if (previous) {
+      mkdirSync(cache);
+      writeCache(cache, 'previous');
+    }
+    const events: string[] = [];
+    const name = (p: string): string => (p === dir ? 'parent' : p === cache ? 'cache' : basename(p).includes('.tmp-') ? 'temp' : basename(p).includes('.old-') ? 'old' : basename(p));
+    const mockedFs = {
+      ...realFs,
+      syncTree: (p: string) => {
+        events.push(`syncTree ${name(p)} holding ${readFileSync(join(p, 'marker'), 'utf8')}`);
+        realFs.syncTree(p);
+      },
+      syncDir: (p: string) => {
+        events.push(`syncDir ${name(p)}`);
+        realFs.syncDir(p);
+      },
+      rename: (from: string, to: string) => {
+        events.push(`rename ${name(from)} -> ${name(to)}`);
+        realFs.rename(from, to);
+      },
+    };
+    const staging = await t.mockImport<typeof import('../../../lib/core/store/staging.js')>('../../../lib/core/store/staging.js', {
+      '../../../lib/core/fs.js': mockedFs,
+    });
+    staging.writeCacheAtomically(cache, (temp) => writeCache(temp, 'new'));
+    t.same(
+      events,
+      previous
+        ? ['syncTree temp holding new', 'rename cache -> cache', 'rename temp -> cache', 'syncDir parent']
+        : ['syncTree temp holding new', 'rename temp -> cache', 'syncDir parent'],
+      previous ? 'with --force: flushed, swapped, parent flushed' : 'into an empty spot: flushed, renamed, parent flushed',
+    );
+    t.equal(readFileSync(join(cache, 'marker'), 'utf8'), 'new');
+  }
+});
+
+t.test('syncTree flushes every file and directory of a tree, deepest first; syncDir tolerates a platform that cannot', async (t) => {
+  const dir = t.testdir({ a: 'x', sub: { b: 'y', deeper: { c: 'z' } } });
+  const synced: string[] = [];
+  const nodeFs = await import('node:fs');
+  const opened = new Map<number, string>();
+  const fsMod = await t.mockImport<typeof import('../../../lib/core/fs.js')>('../../../lib/core/fs.js', {
+    'node:fs': {
+      ...nodeFs,
+      openSync: (p: string, flags: number) => {
+        const fd = nodeFs.openSync(p, flags);
+        opened.set(fd, p);
+        return fd;
+      },
+      fsyncSync: (fd: number) => {
+        synced.push((opened.get(fd) as string).slice(dir.length) || '/');
+        nodeFs.fsyncSync(fd);
+      },
+    },
+  });
+  fsMod.syncTree(dir);
+  t.same([...synced].sort(), ['/', '/a', '/sub', '/sub/b', '/sub/deeper', '/sub/deeper/c'], 'every file and directory once');
+  t.ok(synced.indexOf('/sub/deeper/c') < synced.indexOf('/sub/deeper') && synced.indexOf('/sub') < synced.indexOf('/'), 'children before their directory');
+
+  const refusing = await t.mockImport<typeof import('../../../lib/core/fs.js')>('../../../lib/core/fs.js', {
+    'node:fs': {
+      ...nodeFs,
+      fsyncSync: () => {
+        throw Object.assign(new Error('EINVAL'), { code: 'EINVAL' });
+      },
+    },
+  });
+  t.doesNotThrow(() => refusing.syncDir(dir), 'a directory that cannot be fsynced is not an error');
+  t.throws(() => refusing.syncTree(dir), { code: 'EINVAL' }, 'a file that cannot be fsynced is');
+  const failing = await t.mockImport<typeof import('../../../lib/core/fs.js')>('../../../lib/core/fs.js', {
+    'node:fs': {
+      ...nodeFs,
+      fsyncSync: () => {
+        throw Object.assign(new Error('EIO'), { code: 'EIO' });
+      },
+    },
+  });
+  t.throws(() => failing.syncDir(dir), { code: 'EIO' }, 'an I/O error on a directory is reported');
+});

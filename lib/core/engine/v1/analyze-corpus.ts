@@ -1,31 +1,83 @@
-// Runs a v1 build's analysis over all documents, split into contiguous batches: this thread
-// takes the first, worker threads the others (when running as compiled JavaScript and the
-// corpus is large enough to repay a worker's start). Results come back in document order
-// and assemble into the same index however the work was split.
+// Runs a v1 build's analysis over all documents on this thread and worker threads (when
+// running as compiled JavaScript and the corpus is large enough to repay a worker's start).
+// The documents are cut into small contiguous chunks handed out as threads ask for them (one
+// shared counter), so every core stays busy to the end whatever the documents cost; results
+// come back as one batch per chunk, in document order, and assemble into the same index
+// however the work was split.
 
 import { Worker } from 'node:worker_threads';
-import { ContextError, fromOsError, type ErrorCode } from '../../../errors.js';
+import { ContextError, fromOsError, toContextError, type ErrorCode } from '../../../errors.js';
 import { BatchReadError, runBatch, type BatchItem, type BatchResult, type BatchTask } from './batch.js';
 
 /** Below this many documents per thread a worker costs more than it saves. */
 const MIN_ITEMS_PER_THREAD = 500;
-/** This thread starts at once while a worker boots; it takes this much more than an even share. */
-const MAIN_SHARE = 1.15;
+/** Documents per chunk: small enough that the last chunks even out, large enough that a chunk's dictionary is worth its merge. */
+export const CHUNK_ITEMS = 256;
 const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./batch-worker.js', import.meta.url) : null;
 
-type WorkerReply =
-  | { result: BatchResult }
-  | { readError: { path: string; code: string | null } }
-  | { error: { code: ErrorCode; detail: string | null } };
+/** What a worker is given: the whole task, the chunk size, and the shared counter of the next chunk to take. */
+export interface ChunkedTask {
+  readonly task: BatchTask;
+  readonly chunkItems: number;
+  readonly next: SharedArrayBuffer;
+}
 
-function runWorker(url: URL, task: BatchTask): Promise<WorkerReply> {
+/** A chunk's outcome, as a worker posts it (and as this thread records its own). */
+export type ChunkReply =
+  | { readonly chunk: number; readonly result: BatchResult }
+  | { readonly chunk: number; readonly readError: { readonly path: string; readonly code: string | null } }
+  | { readonly chunk: number; readonly error: { readonly code: ErrorCode; readonly detail: string | null } };
+
+/** The items of chunk `k`. */
+export function chunkOf(task: BatchTask, chunkItems: number, k: number): BatchTask {
+  return { ...task, items: task.items.slice(k * chunkItems, (k + 1) * chunkItems) };
+}
+
+/**
+ * Takes chunks from the shared counter until none is left, running each and handing its
+ * outcome to `reply` (never throws: a failure is an outcome). A failed chunk stops every thread from taking more: chunks are taken in
+ * order, so every chunk before it has been taken and runs to its end, and the first failure
+ * in document order is among those reported.
+ */
+export async function takeChunks(chunked: ChunkedTask, reply: (r: ChunkReply) => void): Promise<void> {
+  const next = new Int32Array(chunked.next);
+  const count = Math.ceil(chunked.task.items.length / chunked.chunkItems);
+  for (;;) {
+    const chunk = Atomics.add(next, 0, 1);
+    if (chunk >= count) return;
+    let result: BatchResult;
+    try {
+      result = await runBatch(chunkOf(chunked.task, chunked.chunkItems, chunk));
+    } catch (err) {
+      Atomics.store(next, 0, count);
+      if (err instanceof BatchReadError) {
+        reply({ chunk, readError: { path: err.path, code: err.code ?? null } });
+      } else {
+        const e = toContextError(err);
+        reply({ chunk, error: { code: e.code, detail: e.detail ?? null } });
+      }
+      continue;
+    }
+    reply({ chunk, result });
+  }
+}
+
+function runWorker(url: URL, chunked: ChunkedTask, onReply: (r: ChunkReply) => void): Promise<void> {
   return new Promise((resolve) => {
-    const worker = new Worker(url, { workerData: task });
-    worker.once('message', (reply: WorkerReply) => {
-      resolve(reply);
-      void worker.terminate();
+    const worker = new Worker(url, { workerData: chunked });
+    worker.on('message', (message: ChunkReply | { done: true }) => {
+      if ('done' in message) {
+        resolve();
+        void worker.terminate();
+      } else {
+        onReply(message);
+      }
     });
-    worker.once('error', (err) => resolve({ error: { code: 'internal_error', detail: String(err) } }));
+    worker.once('error', (err) => {
+      Atomics.store(new Int32Array(chunked.next), 0, 0x7fffffff); // nobody takes another chunk
+      onReply({ chunk: -1, error: { code: 'internal_error', detail: String(err) } });
+      resolve();
+    });
   });
 }
 
@@ -38,27 +90,23 @@ export async function analyzeCorpus(task: BatchTask, threads: number): Promise<B
   const items = task.items;
   const parts = Math.max(1, Math.min(Math.floor(threads), Math.floor(items.length / MIN_ITEMS_PER_THREAD)));
   if (WORKER_URL === null || parts <= 1) return [await runMain(task)];
-  const even = items.length / parts;
-  const head = Math.min(items.length, Math.round(even * MAIN_SHARE));
-  const rest = (items.length - head) / (parts - 1);
-  const chunks: BatchItem[][] = [items.slice(0, head)];
-  for (let k = 0; k < parts - 1; k++) chunks.push(items.slice(head + Math.round(k * rest), head + Math.round((k + 1) * rest)));
+  const chunked: ChunkedTask = { task, chunkItems: CHUNK_ITEMS, next: new SharedArrayBuffer(4) };
+  const replies: ChunkReply[] = [];
+  const record = (r: ChunkReply): void => void replies.push(r);
   const url = WORKER_URL;
-  const pending = chunks.slice(1).map((chunk) => runWorker(url, { ...task, items: chunk }));
-  let first: WorkerReply;
-  try {
-    first = { result: await runBatch({ ...task, items: chunks[0] as BatchItem[] }) };
-  } catch (err) {
-    if (err instanceof BatchReadError) first = { readError: { path: err.path, code: err.code ?? null } };
-    else throw err;
-  }
-  const replies = [first, ...(await Promise.all(pending))];
-  // Failures are reported in document order, whichever thread finished first.
-  return replies.map((reply) => {
+  const workers = Array.from({ length: parts - 1 }, () => runWorker(url, chunked, record));
+  await takeChunks(chunked, record);
+  await Promise.all(workers);
+  // Failures are reported in document order, whichever thread met them first.
+  replies.sort((a, b) => a.chunk - b.chunk);
+  const results: BatchResult[] = [];
+  for (const reply of replies) {
     if ('readError' in reply) throw readFailure(reply.readError.path, reply.readError.code);
     if ('error' in reply) throw new ContextError(reply.error.code, reply.error.detail ?? undefined);
-    return reply.result;
-  });
+    results.push(reply.result);
+  }
+  if (results.length !== Math.ceil(items.length / CHUNK_ITEMS)) throw new ContextError('internal_error', 'a chunk of the analysis is missing');
+  return results;
 }
 
 async function runMain(task: BatchTask): Promise<BatchResult> {

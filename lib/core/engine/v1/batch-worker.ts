@@ -1,21 +1,20 @@
-// Worker-thread entry for v1 builds: runs one batch and posts back its result (its large
-// arrays transferred, not copied), or the failure as plain data.
+// Worker-thread entry for v1 builds: takes chunks of the documents from the shared counter
+// until none is left, posting each chunk's result (its large arrays transferred, not copied)
+// or its failure as plain data, then `done`.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { toContextError } from '../../../errors.js';
-import { BatchReadError, runBatch, type BatchTask } from './batch.js';
+import { takeChunks, type ChunkedTask, type ChunkReply } from './analyze-corpus.js';
 
-try {
-  const result = await runBatch(workerData as BatchTask);
+await takeChunks(workerData as ChunkedTask, (reply: ChunkReply) => {
+  if (!('result' in reply)) {
+    parentPort?.postMessage(reply);
+    return;
+  }
+  const result = reply.result;
   const transfer: ArrayBuffer[] = [result.termIds.buffer as ArrayBuffer, result.tfs.buffer as ArrayBuffer];
   if (result.contents !== null && result.contents.byteOffset === 0 && result.contents.byteLength === result.contents.buffer.byteLength) {
     transfer.push(result.contents.buffer as ArrayBuffer);
   }
-  parentPort?.postMessage({ result }, transfer);
-} catch (err) {
-  if (err instanceof BatchReadError) parentPort?.postMessage({ readError: { path: err.path, code: err.code ?? null } });
-  else {
-    const e = toContextError(err);
-    parentPort?.postMessage({ error: { code: e.code, detail: e.detail ?? null } });
-  }
-}
+  parentPort?.postMessage(reply, transfer);
+});
+parentPort?.postMessage({ done: true });

@@ -84,3 +84,44 @@ t.test('analyze-corpus.ts: a build on worker threads is byte-identical to a buil
     t.match(verified.stdout, /"valid":true/);
   }
 });
+
+// Issue 24 item 2 "Both cores busy to the end": the documents go out in small chunks, taken
+// from one shared counter by whichever thread is free; the chunks come back in document
+// order, and a failure is the first in document order whichever thread met it.
+t.test('analyze-corpus.ts: chunks handed out on demand come back in document order; the first failure in document order is reported', async (t) => {
+  const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
+  if (!existsSync(distFile)) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
+  const dir = t.testdir({});
+  const items = Array.from({ length: 1200 }, (_, i) => {
+    const path = `d${String(i).padStart(4, '0')}.md`;
+    writeFileSync(join(dir, path), `# Doc ${i}\n\nword${i % 37} shared text ${i}\n`);
+    return { path, file: join(dir, path), offset: 0, length: -1 };
+  });
+  const task = { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true };
+  const batches = await dist.analyzeCorpus(task, 2);
+  t.equal(batches.length, Math.ceil(items.length / dist.CHUNK_ITEMS), 'one batch per chunk');
+  t.same(batches.flatMap((b) => b.documents.map((d) => d.path)), items.map((i) => i.path), 'every document once, in order');
+
+  // Two unreadable documents far apart, failing differently (absent; a directory in its
+  // place): whichever thread reaches which first, the failure reported is the earlier one's.
+  mkdirSync(join(dir, 'a-directory.md'));
+  const missing = join(dir, 'missing', 'x.md');
+  const directory = join(dir, 'a-directory.md');
+  const failing = (first: string, second: string) => items.map((item, i) => (i === 300 ? { ...item, file: first } : i === 1100 ? { ...item, file: second } : item));
+  const codeOf = async (list: typeof items): Promise<string> => {
+    try {
+      await dist.analyzeCorpus({ ...task, items: list }, 2);
+      return 'no failure';
+    } catch (err) {
+      return `${(err as { code?: string }).code}: ${(err as { detail?: string }).detail}`;
+    }
+  };
+  const absentFirst = await codeOf(failing(missing, directory));
+  const directoryFirst = await codeOf(failing(directory, missing));
+  t.equal(absentFirst, 'io_error: ENOENT', 'the absent document (the earlier) is reported');
+  t.match(directoryFirst, /^io_error: E(ISDIR|NOTREG)/, 'the directory (now the earlier) is reported');
+});
