@@ -5,7 +5,8 @@
 // (UTF-8), so the URI of a resolve entry is `context://` + cache + `/` + its id, encoded.
 // resources/read returns the cache's exact text for that unit, through the same engine as
 // resolve; resources/list pages through every cache's documents (caches by name, documents
-// by path, both in byte order) with an opaque cursor, PAGE_SIZE documents a message.
+// by path, both in byte order) with an opaque cursor, PAGE_SIZE documents a message; a page
+// reads one document past what it sends, so nextCursor is there only when more may follow.
 
 import { documentsPage, documentText, locateCache } from '../core/operations/api.js';
 import { listCaches } from '../core/operations/list.js';
@@ -117,30 +118,36 @@ export function listResources(params: Readonly<Record<string, unknown>>, ctx: To
   }
   const resources: Record<string, unknown>[] = [];
   let last: Cursor | null = null;
-  for (const name of names) {
-    if (cursor !== null && name < cursor.cache) continue;
-    let after = cursor !== null && name === cursor.cache ? cursor.after : null;
-    for (;;) {
-      const room = PAGE_SIZE - resources.length;
-      if (room === 0) break;
-      let page: ReturnType<typeof documentsPage>;
-      try {
-        page = documentsPage(locateCache(ctx.cacheRoot, name), after, room, ctx.memo);
-      } catch (err) {
-        if (err instanceof ContextError) break; // a cache that does not load has nothing to read: skipped
-        throw err;
-      }
-      for (const d of page.documents) {
-        resources.push({ uri: unitUri(name, d.path, null), name: d.path, mimeType: MIME, size: d.bytes });
-        last = { cache: name, after: d.path };
-      }
-      if (page.documents.length < room) break;
-      after = (last as Cursor).after;
+  // Whether anything may follow this page: more documents in its last cache, or caches after it.
+  let more = false;
+  const todo = names.filter((name) => cursor === null || name >= cursor.cache);
+  for (let k = 0; k < todo.length; k++) {
+    const name = todo[k] as string;
+    const room = PAGE_SIZE - resources.length;
+    if (room === 0) {
+      more = true;
+      break;
     }
-    if (resources.length === PAGE_SIZE) break;
+    const after = cursor !== null && name === cursor.cache ? cursor.after : null;
+    let page: ReturnType<typeof documentsPage>;
+    try {
+      // One more than fits: tells whether this cache goes on past the page.
+      page = documentsPage(locateCache(ctx.cacheRoot, name), after, room + 1, ctx.memo);
+    } catch (err) {
+      if (err instanceof ContextError) continue; // a cache that does not load has nothing to read: skipped
+      throw err;
+    }
+    for (const d of page.documents.slice(0, room)) {
+      resources.push({ uri: unitUri(name, d.path, null), name: d.path, mimeType: MIME, size: d.bytes });
+      last = { cache: name, after: d.path };
+    }
+    if (page.documents.length > room) {
+      more = true;
+      break;
+    }
   }
   const result: Record<string, unknown> = { resources };
-  if (resources.length === PAGE_SIZE && last !== null) result['nextCursor'] = encodeCursor(last);
+  if (more && last !== null) result['nextCursor'] = encodeCursor(last);
   return result;
 }
 
