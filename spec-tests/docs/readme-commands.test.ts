@@ -28,6 +28,7 @@ const NOT_OURS: readonly [RegExp, string][] = [
   [/^npm ci && npm (run demo|test)$/, 'installing and the test suite itself (the demo is run by the pack test and CI)'],
   [/^npm run demo -- /, 'the demo with a question of your own'],
   [/^claude mcp add /, "a host's registration command"],
+  [/^\(cd examples && npx mcp-inspector-cli --cli /, 'the MCP Inspector lines: spec-tests/mcp/readme-inspector.test.ts runs them as written'],
 ];
 
 const isOurs = (line: string): boolean => line.startsWith('./bin/context ') || line.startsWith('context ');
