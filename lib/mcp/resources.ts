@@ -11,7 +11,7 @@
 import { documentsPage, documentText, locateCache } from '../core/operations/api.js';
 import { listCaches } from '../core/operations/list.js';
 import { ContextError, ERROR_TABLE, JSONRPC_ERRORS, MCP_ERRORS } from '../errors.js';
-import { compact, parseJson } from '../json.js';
+import { compact, compareBytes, parseJson } from '../json.js';
 import { isPlainObject, RpcError } from './json-rpc.js';
 import type { ToolContext } from './tool.js';
 
@@ -120,7 +120,7 @@ export function listResources(params: Readonly<Record<string, unknown>>, ctx: To
   let last: Cursor | null = null;
   // Whether anything may follow this page: more documents in its last cache, or caches after it.
   let more = false;
-  const todo = names.filter((name) => cursor === null || name >= cursor.cache);
+  const todo = names.filter((name) => cursor === null || compareBytes(name, cursor.cache) >= 0);
   for (let k = 0; k < todo.length; k++) {
     const name = todo[k] as string;
     const room = PAGE_SIZE - resources.length;

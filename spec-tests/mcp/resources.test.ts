@@ -105,3 +105,23 @@ t.test('resources/list pages a 10,000-document cache with cursors', async (t) =>
   t.equal((bad.value['error'] as { code: number }).code, -32602, 'a cursor we did not give: -32602');
   s.close();
 });
+
+t.test('a cursor crosses from one cache to the next in UTF-8 byte order (house rule: byte order, not UTF-16)', async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 60; i++) files[`d${String(i).padStart(2, '0')}.md`] = `doc ${i}\n`;
+  const root = t.testdir({ src: files, caches: {} });
+  // U+FF5E sorts before U+1F600 in UTF-8 (EF… < F0…) but after it in UTF-16 (FF5E > D83D).
+  for (const name of ['\uFF5E', '\u{1F600}']) await build(['--sources', join(root, 'src'), '--cache', join(root, 'caches', name)]);
+  const s = await sessionOver(join(root, 'caches'), true);
+  const uris: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const r = (await s.call('resources/list', cursor === undefined ? {} : { cursor })).value['result'] as { resources: { uri: string }[]; nextCursor?: string };
+    uris.push(...r.resources.map((x) => x.uri));
+    cursor = r.nextCursor;
+  } while (cursor !== undefined && uris.length < 1000);
+  t.equal(new Set(uris).size, 120, 'both caches, every document once');
+  t.equal(uris[0], unitUri('\uFF5E', 'd00.md', null), 'U+FF5E first');
+  t.equal(uris[119], unitUri('\u{1F600}', 'd59.md', null), 'U+1F600 last');
+  s.close();
+});
