@@ -19,6 +19,23 @@ export const ERROR_TABLE = {
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
+/**
+ * Why a build or status failed, as a stable token beside the code: a face that owes its
+ * user a sentence naming the cause and the next step (the MCP build and status tools) picks
+ * it by this, never by parsing `detail`. Codes and canonical messages stay as they are.
+ */
+export const FAILURE_REASONS = [
+  'cache_exists', // the target exists and force was not given
+  'target_not_cache', // the target holds something other than a cache (or is a file, a link)
+  'target_holds_sources', // the target is the sources folder or holds it
+  'target_protected', // the target is (or holds) the working directory or the project root
+  'sources_missing', // the sources folder does not exist or is not a folder
+  'cache_name', // a cache name that is not one folder name
+  'cache_root_missing', // no cache root yet
+  'build_collided', // another build put a cache in place at the same moment
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
 /** CLI exit code for bad arguments (specs/interfaces/cli_spec.md: "1 Usage error"). */
 export const EXIT_USAGE = 1;
 
@@ -36,11 +53,13 @@ export const EXIT_ANSWER_FAILED = 8;
 export class ContextError extends Error {
   readonly code: ErrorCode;
   readonly detail: string | undefined;
-  constructor(code: ErrorCode, detail?: string) {
+  readonly reason: FailureReason | undefined;
+  constructor(code: ErrorCode, detail?: string, reason?: FailureReason) {
     super(ERROR_TABLE[code].message);
     this.name = 'ContextError';
     this.code = code;
     this.detail = detail;
+    this.reason = reason;
   }
 }
 

@@ -11,6 +11,7 @@
 import { basename, dirname, join } from 'node:path';
 import { ContextError, fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
+import { checkTarget, isReplaceable, type TargetGuard } from './target.js';
 import { currentOwner, isOwnerTag, ownerState, type BuildOwner } from './build-owner.js';
 
 const KINDS = ['tmp', 'old'] as const;
@@ -108,13 +109,25 @@ export function sweepLeftovers(cache: string): SweepReport {
 }
 
 /**
- * Sweeps the leftovers of killed builds of `cache`, then: io_error unless `cache` is absent
- * or `force` allows replacing it.
+ * Refuses a target no build may write (./target.ts: not the sources, not a protected
+ * directory), sweeps the leftovers of killed builds of `cache`, then: io_error unless
+ * `cache` is absent or `force` allows replacing it — and only a cache or an empty directory
+ * is ever replaced.
  */
-export function checkCacheTarget(cache: string, force: boolean): void {
+export function checkCacheTarget(cache: string, force: boolean, guard?: TargetGuard): void {
+  checkTarget(cache, force, guard); // before the sweep: a refused target is not touched at all
   sweepLeftovers(cache);
-  if (fs.lstatOrNull(cache) !== null && !force) {
-    throw new ContextError('io_error', 'output already exists (use --force to replace it)');
+  checkTarget(cache, force, guard); // the sweep may have put a cache back
+}
+
+/** The thing at `cache` may be swapped out: a real directory that is empty or a cache. */
+function stillReplaceable(cache: string): boolean {
+  const st = fs.lstatOrNull(cache);
+  if (st === null) return true;
+  try {
+    return st.isDirectory() && isReplaceable(cache);
+  } catch {
+    return false;
   }
 }
 
@@ -135,7 +148,9 @@ export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) 
     temp = fs.makeTempDir(stagingPrefix(cache, 'tmp', me));
     const result = write(temp);
     if (fs.lstatOrNull(cache) !== null) {
-      if (!replace) throw new ContextError('io_error', 'another build created this cache meanwhile; its cache stands');
+      if (!replace) throw new ContextError('io_error', 'another build created this cache meanwhile; its cache stands', 'build_collided');
+      // Checked when the build began; checked again now, just before the swap.
+      if (!stillReplaceable(cache)) throw new ContextError('io_error', 'the target no longer holds a cache: it is not replaced', 'target_not_cache');
     }
     if (fs.lstatOrNull(cache) !== null && swapIn(cache, temp, me)) {
       temp = undefined;
