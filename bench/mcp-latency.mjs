@@ -156,8 +156,8 @@ await new Promise((r) => server.on('exit', r));
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 const dist = (path) => import(new URL(`../dist/${path}`, import.meta.url).href);
-const { loadCache } = await dist('core/cache/load.js');
-const { selectDocuments } = await dist('core/selection/select.js');
+const { loadCache } = await dist('core/engine/v0/load.js');
+const { selectDocuments } = await dist('core/engine/v0/select.js');
 const { compact } = await dist('json.js');
 const heap = () => {
   gc();

@@ -6,7 +6,7 @@
 // `F32` marks a binary32 value, printed as Rust's ryu prints it (selection scores).
 
 import stableStringify from 'fast-json-stable-stringify';
-import { formatF32 } from './core/selection/f32.js';
+import { formatF32 } from './f32.js';
 
 /** A binary32 value; printed as the shortest decimal that round-trips in binary32. */
 export class F32 {

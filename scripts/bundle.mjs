@@ -48,8 +48,8 @@ await build({
   ...common,
   entryPoints: {
     'batch-worker': `${dist}core/engine/v1/batch-worker.js`,
-    'read-worker': `${dist}core/cache/read-worker.js`,
-    'build-worker': `${dist}core/cache/build-worker.js`,
+    'read-worker': `${dist}core/engine/v0/read-worker.js`,
+    'build-worker': `${dist}core/operations/build-worker.js`,
   },
   splitting: true,
   format: 'esm',

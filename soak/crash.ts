@@ -194,7 +194,7 @@ async function liveTrials(
   report.check(suite, unverified === 0 && left === 0, `after those trials: cache verifies ${unverified === 0 ? 'yes' : 'no'}, staging directories left ${left}`);
 }
 
-/** This machine's part of an owner tag, as lib/core/cache/build-owner.ts computes it. */
+/** This machine's part of an owner tag, as lib/core/store/build-owner.ts computes it. */
 function liveTag(): { machine: string } | null {
   try {
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();

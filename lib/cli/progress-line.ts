@@ -3,7 +3,7 @@
 // has run `delayMs` (a quick build prints nothing), erased when the build ends. Only for
 // a TTY: the caller decides, so pipes, CI logs and the MCP server never see a byte of it.
 
-import { describeProgress, formatBytes, type BuildProgress } from '../core/cache/progress.js';
+import { describeProgress, formatBytes, type BuildProgress } from '../core/store/progress.js';
 
 export interface ProgressLineOptions {
   /** Writes to the terminal (stderr). */

@@ -89,6 +89,38 @@ function unlinkTree(dir: string): void {
   }
   fs.rmdirSync(dir);
 }
+/**
+ * Flushes a tree this process just wrote to the disk: every regular file, then every
+ * directory (its entries), deepest first, so that a rename publishing the tree never lands
+ * on the disk before the bytes it names. One open + fsync + close per file; symlinks and
+ * other kinds are left alone (a cache holds none).
+ */
+export function syncTree(dir: string): void {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const child = `${dir}/${e.name}`;
+    if (e.isDirectory()) syncTree(child);
+    else if (e.isFile()) syncFile(child);
+  }
+  syncDir(dir);
+}
+function syncFile(path: string): void {
+  const fd = fs.openSync(path, fs.constants.O_RDONLY);
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+/** Errors of file systems and platforms that cannot open or fsync a directory: nothing to flush there. */
+const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP']);
+/** fsync of a directory, which makes its entries (a rename into it) durable; where the platform cannot, a no-op. */
+export function syncDir(path: string): void {
+  try {
+    syncFile(path);
+  } catch (err) {
+    if (!DIR_SYNC_UNSUPPORTED.has(String((err as { code?: unknown }).code))) throw err;
+  }
+}
 export const realPath = (path: string): string => fs.realpathSync(path);
 export const exists = (path: string): boolean => fs.existsSync(path);
 export { isAscii, isUtf8 };

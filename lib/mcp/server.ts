@@ -2,7 +2,7 @@
 // cache memo, over injected streams, and resolves with the exit code once input ends
 // (0), output goes away (0, quietly: EPIPE) or input fails (1).
 
-import { CacheMemo } from '../core/cache/api.js';
+import { CacheMemo } from '../core/operations/api.js';
 import { RootPolicy } from './root-policy.js';
 import { McpSession } from './session.js';
 import { serveLines } from './stdio-transport.js';

@@ -3,7 +3,7 @@
 // (and, for clients on 2025-06-18 or later, adds the text's JSON value as structuredContent).
 
 import type { Json } from '../json.js';
-import type { CacheMemo } from '../core/cache/api.js';
+import type { CacheMemo } from '../core/operations/api.js';
 import type { RootPolicy } from './root-policy.js';
 
 /** Server-wide settings a tool may read (never the process environment directly). */

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { snapshot } from '../core/cache/fixture.js';
+import { snapshot } from '../core/engine/v0/fixture.js';
 import { expectedCacheVersion, manifestOf, versionOf } from '../core/engine/v1/fixture.js';
 import { run, spawnContext } from './harness.js';
 

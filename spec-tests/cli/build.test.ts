@@ -4,7 +4,7 @@
 import t from 'tap';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expectedCacheVersion, snapshot, versionOf } from '../core/cache/fixture.js';
+import { expectedCacheVersion, snapshot, versionOf } from '../core/engine/v0/fixture.js';
 import { run, spawnContext } from './harness.js';
 
 const manifest = (cache: string): string => readFileSync(join(cache, 'manifest.json'), 'utf8');

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildBase, expectedCacheVersion, VA, VB } from '../core/cache/fixture.js';
+import { buildBase, expectedCacheVersion, VA, VB } from '../core/engine/v0/fixture.js';
 import { run, spawnContext } from './harness.js';
 
 const CV = expectedCacheVersion([['a.md', VA], ['b.md', VB]]);

@@ -4,7 +4,7 @@
 // terminal's width, and the erase at the end. A fake clock drives time.
 import t from 'tap';
 import { describeProgressLine as describeProgress, ProgressLine } from '../../lib/cli/progress-line.js';
-import { formatBytes } from '../../lib/core/cache/progress.js';
+import { formatBytes } from '../../lib/core/store/progress.js';
 
 const ERASE = '\r\x1b[K';
 

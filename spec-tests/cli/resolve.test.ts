@@ -5,8 +5,8 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { resolveText } from '../../lib/core/cache/api.js';
-import { BREAKAGES, build, buildBase, snapshot, versionOf } from '../core/cache/fixture.js';
+import { resolveText } from '../../lib/core/operations/api.js';
+import { BREAKAGES, build, buildBase, snapshot, versionOf } from '../core/engine/v0/fixture.js';
 import { run, spawnContext } from './harness.js';
 
 const A = 'hello world';
@@ -97,7 +97,7 @@ t.test('context_resolve.md "--budget": 0 returns an empty document list', async 
 
 // Spec conflict, decided: context_resolve.md says budget 0 "always" returns an empty list,
 // but context_selection.md "Filling the Budget" (used + tokens <= budget) admits a 0-token
-// document, and the project follows the pseudo-code (spec-tests/core/selection/select.test.ts
+// document, and the project follows the pseudo-code (spec-tests/core/engine/v0/select.test.ts
 // "a 0-token document fits a 0 budget"). Asserted here so the CLI agrees with the core.
 t.test('context_resolve.md "--budget" 0 vs context_selection.md pseudo-code: an empty document fits budget 0', async (t) => {
   const cache = smallCache(t, { 'empty.md': '' });

@@ -3,7 +3,7 @@
 // fails with the failed checks named on stderr; exit 4 for a missing cache.
 import t from 'tap';
 import { join } from 'node:path';
-import { BREAKAGES, buildBase, expectedCacheVersion, VA, VB } from '../core/cache/fixture.js';
+import { BREAKAGES, buildBase, expectedCacheVersion, VA, VB } from '../core/engine/v0/fixture.js';
 import { run, spawnContext } from './harness.js';
 
 const CV = expectedCacheVersion([['a.md', VA], ['b.md', VB]]);

@@ -4,8 +4,8 @@
 import t from 'tap';
 import { readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { documentId } from '../../lib/core/cache/build.js';
-import { build, fileOf, versionOf } from './cache/fixture.js';
+import { documentId } from '../../lib/core/engine/v0/build.js';
+import { build, fileOf, versionOf } from './engine/v0/fixture.js';
 
 /** The stored document file for `version` in `cache`, as text. */
 const stored = (cache: string, version: string): string => readFileSync(join(cache, fileOf(version)), 'utf8');

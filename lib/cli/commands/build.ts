@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { needEngineV1, runBuild, v1OptionsGiven, type BuildRequest } from '../../core/cache/build-request.js';
+import { needEngineV1, runBuild, v1OptionsGiven, type BuildRequest } from '../../core/operations/build-request.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { isWithinRoots } from '../../core/confine.js';

@@ -1,6 +1,6 @@
 // The `--format json|pretty` flag shared by the cache commands (resolve adds text).
 
-import type { OutputFormat } from '../../core/cache/api.js';
+import type { OutputFormat } from '../../core/operations/api.js';
 import { UsageError } from '../command.js';
 
 /** `extra`: further formats the command itself handles (named in the usage error). */

@@ -3,7 +3,7 @@
 // `context.inspect_cache` (plus the CLI's newline).
 
 import { resolve } from 'node:path';
-import { inspectText } from '../../core/cache/api.js';
+import { inspectText } from '../../core/operations/api.js';
 import { parseFlags, required } from '../args.js';
 import type { Command } from '../command.js';
 import { formatFlag } from './format-flag.js';

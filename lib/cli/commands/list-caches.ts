@@ -2,7 +2,7 @@
 // `context.list_caches` returns, plus the CLI's newline.
 
 import { resolve } from 'node:path';
-import { listCachesText } from '../../core/cache/api.js';
+import { listCachesText } from '../../core/operations/api.js';
 import { parseFlags, required } from '../args.js';
 import type { Command } from '../command.js';
 

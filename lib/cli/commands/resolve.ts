@@ -3,7 +3,7 @@
 
 import { resolve as resolvePath } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { parseBudget, resolveTextParallel, resolveValueParallel, validateBudgetScope } from '../../core/cache/api.js';
+import { parseBudget, resolveTextParallel, resolveValueParallel, validateBudgetScope } from '../../core/operations/api.js';
 import { parseFlags, required } from '../args.js';
 import { UsageError, type Command } from '../command.js';
 import { formatFlag } from './format-flag.js';

@@ -4,7 +4,7 @@
 // one JSON line and exits 0 whether the cache is current or not (`current` says which).
 
 import { resolve } from 'node:path';
-import { statusText } from '../../core/cache/status.js';
+import { statusText } from '../../core/operations/status.js';
 import { parseFlags, required } from '../args.js';
 import type { Command } from '../command.js';
 

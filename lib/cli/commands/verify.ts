@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { exitCodeOf } from '../../errors.js';
-import { verifyText } from '../../core/cache/api.js';
+import { verifyText } from '../../core/operations/api.js';
 import { parseFlags, required } from '../args.js';
 import type { Command } from '../command.js';
 import { formatFlag } from './format-flag.js';

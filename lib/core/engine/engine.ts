@@ -4,12 +4,12 @@
 
 import { join } from 'node:path';
 import type { Json } from '../../json.js';
-import { requireCacheDir } from '../cache/check.js';
-import { loadCache, loadCacheParallel, type LoadedCache } from '../cache/load.js';
+import { requireCacheDir } from '../store/locate.js';
+import { loadCache, loadCacheParallel, type LoadedCache } from './v0/load.js';
 import * as fs from '../fs.js';
 import { parseJson } from '../../json.js';
-import { selectDocuments } from '../selection/select.js';
-import type { WordIndex } from '../selection/word-index.js';
+import { selectDocuments } from './v0/select.js';
+import type { WordIndex } from './v0/word-index.js';
 import { loadV1 } from './v1/load.js';
 import { isV1Manifest, MANIFEST_FILE } from './v1/manifest.js';
 import { resolveV1, type BudgetScope } from './v1/resolve.js';

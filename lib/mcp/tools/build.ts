@@ -7,9 +7,9 @@
 
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { buildInBackground } from '../../core/cache/build-background.js';
-import { ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/cache/build-request.js';
-import { describeProgress, type BuildPhase, type BuildProgress } from '../../core/cache/progress.js';
+import { buildInBackground } from '../../core/operations/build-background.js';
+import { ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/operations/build-request.js';
+import { describeProgress, type BuildPhase, type BuildProgress } from '../../core/store/progress.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { ContextError, JSONRPC_ERRORS } from '../../errors.js';

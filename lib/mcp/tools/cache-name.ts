@@ -2,7 +2,7 @@
 // with traversal protection. Anything but a string names no cache: cache_missing.
 
 import { join } from 'node:path';
-import { locateCache, readWhileBuilding } from '../../core/cache/api.js';
+import { locateCache, readWhileBuilding } from '../../core/operations/api.js';
 import { ContextError } from '../../errors.js';
 import type { ToolContext } from '../tool.js';
 

@@ -1,7 +1,7 @@
 // `context.inspect_cache` (seed 004): cache_version, document_count, total_bytes, valid, as
 // compact JSON without a trailing newline (`context inspect --format json` prints it + "\n").
 
-import { inspectText } from '../../core/cache/api.js';
+import { inspectText } from '../../core/operations/api.js';
 import type { Tool } from '../tool.js';
 import { CACHE_PROPERTY, readNamedCache } from './cache-name.js';
 import { runTool } from './outcome.js';

@@ -2,7 +2,7 @@
 // each with has_manifest, sorted by UTF-8 bytes; compact JSON without a trailing newline
 // (`context list-caches --root R` prints it + "\n"). No parameters.
 
-import { listCachesText } from '../../core/cache/api.js';
+import { listCachesText } from '../../core/operations/api.js';
 import type { Tool } from '../tool.js';
 import { runTool } from './outcome.js';
 import { arrayOf, BOOLEAN, objectOf, outputSchema, READ_ONLY, STRING } from './output-schema.js';

@@ -2,7 +2,7 @@
 // `context resolve --cache C --query Q --budget B` stdout, trailing "\n" included.
 // Checks run in the CLI's order (budget, query, then the cache), so both faces fail alike.
 
-import { resolveText, validateBudget, validateBudgetScope, validateQuery } from '../../core/cache/api.js';
+import { resolveText, validateBudget, validateBudgetScope, validateQuery } from '../../core/operations/api.js';
 import type { Tool } from '../tool.js';
 import { CACHE_PROPERTY, readNamedCache } from './cache-name.js';
 import { runTool } from './outcome.js';

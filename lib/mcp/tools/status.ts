@@ -4,7 +4,7 @@
 // inside the server's allowed roots (project root or client roots), else root_not_allowed.
 
 import { isWithinRoots } from '../../core/confine.js';
-import { statusText } from '../../core/cache/status.js';
+import { statusText } from '../../core/operations/status.js';
 import { ContextError } from '../../errors.js';
 import type { Tool, ToolContext } from '../tool.js';
 import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';

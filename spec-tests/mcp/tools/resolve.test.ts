@@ -5,7 +5,7 @@ import t from 'tap';
 import { writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../lib/cli/main.js';
-import { CacheMemo } from '../../../lib/core/cache/api.js';
+import { CacheMemo } from '../../../lib/core/operations/api.js';
 import { errorJson } from '../../../lib/errors.js';
 import { resolveTool } from '../../../lib/mcp/tools/resolve.js';
 import type { ToolContext } from '../../../lib/mcp/tool.js';

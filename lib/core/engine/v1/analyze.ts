@@ -7,7 +7,7 @@
 import { parseMarkdown } from '../../analysis/markdown.js';
 import { splitSections } from '../../analysis/sections.js';
 import type { TermCounter, UnitTerms } from '../../analysis/term-counter.js';
-import { countWords } from '../../selection/text.js';
+import { countWords } from '../../analysis/text.js';
 import type { TokenCounter } from '../../tokens/count.js';
 import { SECTION_RULES, type Granularity } from './config.js';
 

@@ -1,6 +1,6 @@
 // `context build --engine v1`: sources -> cache format 3. Every source is read, checked and
 // analyzed before anything is written; the cache is then written into a temporary sibling
-// and swapped into place (../../cache/staging.ts), so a failed build leaves nothing behind
+// and swapped into place (../../store/staging.ts), so a failed build leaves nothing behind
 // and an old cache stays whole until the new one is. Files that cannot be documents (not
 // UTF-8, not regular files...) are skipped and reported, so one odd file never stops a
 // real tree from building.
@@ -19,9 +19,9 @@
 import { join, relative, sep } from 'node:path';
 import { canonical, compareBytes } from '../../../json.js';
 import { ContextError, fromOsError } from '../../../errors.js';
-import { checkCacheTarget, writeCacheAtomically } from '../../cache/staging.js';
-import type { TargetGuard } from '../../cache/target.js';
-import type { ProgressListener } from '../../cache/progress.js';
+import { checkCacheTarget, writeCacheAtomically } from '../../store/staging.js';
+import type { TargetGuard } from '../../store/target.js';
+import type { ProgressListener } from '../../store/progress.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';

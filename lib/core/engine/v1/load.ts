@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
 import { ContextError, fromOsError } from '../../../errors.js';
 import { FIELD_COUNT } from '../../analysis/term-counter.js';
-import { requireCacheDir } from '../../cache/check.js';
+import { requireCacheDir } from '../../store/locate.js';
 import * as fs from '../../fs.js';
 import { sha256Hex, versionOf } from '../../hash.js';
 import type { IndexReader } from '../../index/index-format.js';

@@ -1,12 +1,12 @@
 // The selection order of v1 units: printed score (binary32) descending, then id ascending
 // in byte order. Units are taken lazily from a binary heap of sort keys (the score and the
-// unit's position in the match list, ../../selection/f32.ts) — so a query pays for the
+// unit's position in the match list, ../../../f32.ts) — so a query pays for the
 // units its budget reaches, not for sorting every match. Units of equal score come out
 // together and are put in id order: by string comparison, or, once a group of many ties
 // appears, by the caller's table of id ranks (numbers, not strings).
 
 import { compareBytes } from '../../../json.js';
-import { descendingScoreKey, RANK_BITS, scorePartOfKey } from '../../selection/f32.js';
+import { descendingScoreKey, RANK_BITS, scorePartOfKey } from '../../../f32.js';
 
 const MANY_TIES = 256;
 

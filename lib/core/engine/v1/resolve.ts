@@ -16,7 +16,7 @@ import { queryTermsV1 } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits } from '../../ranking/bm25.js';
-import { queryTerms } from '../../selection/text.js';
+import { queryTerms } from '../../analysis/text.js';
 import { tokenCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
 import type { PackedDocument } from './manifest.js';

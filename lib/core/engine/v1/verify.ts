@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
 import { fromOsError } from '../../../errors.js';
-import { requireCacheDir } from '../../cache/check.js';
+import { requireCacheDir } from '../../store/locate.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';

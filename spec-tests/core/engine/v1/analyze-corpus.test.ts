@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { snapshot } from '../../cache/fixture.js';
+import { snapshot } from '../v0/fixture.js';
 import { BIN, REPO } from '../../../mcp/spawn-server.js';
 import { buildV1 } from './fixture.js';
 

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveText } from '../../../../lib/core/cache/api.js';
+import { resolveText } from '../../../../lib/core/operations/api.js';
 import { buildV1, manifestOf, unitsOf, type UnitRow } from './fixture.js';
 
 const para = (words: string, n = 12): string => `${Array.from({ length: n }, () => words).join(' ')}\n`;

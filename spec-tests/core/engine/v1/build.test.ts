@@ -7,10 +7,10 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCache } from '../../../../lib/core/cache/build.js';
+import { buildCache } from '../../../../lib/core/engine/v0/build.js';
 import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
-import { resolveText } from '../../../../lib/core/cache/api.js';
-import { namesIn, snapshot } from '../../cache/fixture.js';
+import { resolveText } from '../../../../lib/core/operations/api.js';
+import { namesIn, snapshot } from '../v0/fixture.js';
 import { BIN } from '../../../mcp/spawn-server.js';
 import { IndexReader } from '../../../../lib/core/index/index-format.js';
 import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packBytes, packedBytes, packFile, rawManifestOf, sha256, versionOf } from './fixture.js';
@@ -263,10 +263,10 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
       createFileFrom: (p: string, d: readonly Uint8Array[]) => (what === 'writeFile' && ++calls === nth ? fail() : realFs.createFileFrom(p, d)),
       rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
     };
-    const staging = await t.mockImport('../../../../lib/core/cache/staging.js', { '../../../../lib/core/fs.js': mockedFs });
+    const staging = await t.mockImport('../../../../lib/core/store/staging.js', { '../../../../lib/core/fs.js': mockedFs });
     return t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
       '../../../../lib/core/fs.js': mockedFs,
-      '../../../../lib/core/cache/staging.js': staging,
+      '../../../../lib/core/store/staging.js': staging,
     });
   };
   const opts = (sources: string, cache: string, force: boolean) => ({

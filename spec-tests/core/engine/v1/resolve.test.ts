@@ -6,17 +6,17 @@
 // by hand from the documented formula.
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
-import { buildCache } from '../../../../lib/core/cache/build.js';
-import { resolveText } from '../../../../lib/core/cache/api.js';
-import { loadCache } from '../../../../lib/core/cache/load.js';
-import { verifyCache } from '../../../../lib/core/cache/verify.js';
+import { buildCache } from '../../../../lib/core/engine/v0/build.js';
+import { resolveText } from '../../../../lib/core/operations/api.js';
+import { loadCache } from '../../../../lib/core/engine/v0/load.js';
+import { verifyCache } from '../../../../lib/core/engine/v0/verify.js';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
 import { resolveV1 } from '../../../../lib/core/engine/v1/resolve.js';
 import type { V1Cache } from '../../../../lib/core/engine/v1/load.js';
 import { encodeIndex, IndexReader } from '../../../../lib/core/index/index-format.js';
 import { rankUnits } from '../../../../lib/core/ranking/bm25.js';
 import { ln } from '../../../../lib/core/ranking/ln.js';
-import { formatF32 } from '../../../../lib/core/selection/f32.js';
+import { formatF32 } from '../../../../lib/f32.js';
 import { compact } from '../../../../lib/json.js';
 import { buildV1, byBytes, CREATED_AT, FILE_OPTIONS, versionOf } from './fixture.js';
 
@@ -291,7 +291,7 @@ t.test('engine.md: invalid budgets and queries are refused exactly as v0 refuses
 
 t.test('engine.md "Cache format 2": a v0 reader refuses a format-2 cache as cache_invalid; openEngine picks by build_config', async (t) => {
   const { cache: v1, dir } = await corpusCache(t, { v0src: { 'a.md': 'kiwi' } });
-  t.throws(() => loadCache(v1), { code: 'cache_invalid' }, 'lib/core/cache/load.ts loadCache');
+  t.throws(() => loadCache(v1), { code: 'cache_invalid' }, 'lib/core/engine/v0/load.ts loadCache');
   const report = verifyCache(v1);
   t.equal(report.valid, false, 'v0 verify: invalid');
   t.equal(report.checks.find((c) => c.name === 'manifest')?.ok, false, 'its manifest check names the cause');

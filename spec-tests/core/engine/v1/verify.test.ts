@@ -1,7 +1,7 @@
 // Checks docs/engine.md "What is checked, and when" and issue 9 "An index in the cache" ("a
 // corrupted index is cache_invalid, never a wrong answer"; "verify names the failing check;
 // resolve says cache_invalid") against lib/core/engine/v1/verify.ts and load.ts/resolve.ts:
-// a breakage table over a real format-3 cache, like spec-tests/core/cache/verify.test.ts for
+// a breakage table over a real format-3 cache, like spec-tests/core/engine/v0/verify.test.ts for
 // v0. For each way to damage the cache, `verify` fails exactly the named checks (exit 5) and
 // `resolve` is cache_invalid (exit 5) — or, where the damage cannot change an answer (an
 // orphan file, a pack no longer named by its hash), gives exactly the intact cache's answer.
@@ -11,7 +11,7 @@
 import t from 'tap';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveText, verifyText } from '../../../../lib/core/cache/api.js';
+import { resolveText, verifyText } from '../../../../lib/core/operations/api.js';
 import { V1_CHECK_NAMES, verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
 import { IndexReader } from '../../../../lib/core/index/index-format.js';
 import { run } from '../../../cli/harness.js';

@@ -1,0 +1,181 @@
+// `npm run bench` (second part): the figures on a corpus that looks like real documentation
+// (bench/real-corpus.mjs: 10,000 Markdown files, ~93 MB, ~130k distinct words, 86 % of the
+// bytes in files holding non-ASCII), each beside SQLite FTS5 (porter unicode61, one
+// transaction; bench/fts5.py, Python's own sqlite3) built from the same files in the same
+// run, and beside the floor (read + sha256 of the files) and a bare `node -e ''`:
+//   builds: the default `context build`, `--engine v1` (files, bytes4), `--engine v1
+//           --tokenizer o200k_base` (files, exact tokens)          -> x FTS5, x the floor
+//   cold query: a fresh `context resolve` vs a fresh FTS5 query    -> x `node -e ''`
+//   warm new-query p50: 20 questions no call asked before, through `context mcp`, vs the
+//           same 20 in one FTS5 process
+//   rebuilds of the default build: nothing changed, 10 files changed -> % of its full build
+// Wall clock of fresh processes, medians of BENCH_RUNS (default 3) interleaved runs; the disk
+// is synced before each timed step. Prints figures; never fails on a timing. Without python3
+// or its FTS5, the FTS5 column says so and the rest still runs.
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { generateRealCorpus } from './real-corpus.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..');
+const work = join(here, '.work', 'real');
+const bin = join(repo, 'bin', 'context');
+const count = Number(process.env.BENCH_REAL_DOCS ?? 10_000);
+const runs = Number(process.env.BENCH_REAL_RUNS ?? process.env.BENCH_RUNS ?? 3);
+
+const QUESTIONS = [
+  'how do I configure the model for commits',
+  'exclude files from the packed output',
+  'what does the security check do',
+  'run the language server for python',
+  'token count of each file',
+  'edit format for weaker models',
+  'install with docker',
+  'git integration and auto commits',
+  'remote repository compression',
+  'symbol search in a project',
+  'custom instructions in the output file',
+  'lint and test after every change',
+  'keyboard shortcuts in the chat',
+  'ignore patterns and gitignore',
+  'memory files of the agent',
+  'output style markdown or xml',
+  'voice input',
+  'rename a symbol across files',
+  'cache directory location',
+  'api keys environment variables',
+];
+const COLD_QUERY = 'how do I exclude files from the output';
+
+const settle = () => spawnSync('sync');
+function timed(cmd, args, input) {
+  settle();
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 30, input });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+const node = (args) => timed(process.execPath, args);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f = (ms) => `${ms.toFixed(0)} ms`;
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `median ${f(median(s))}  (min ${f(s[0])}, max ${f(s[s.length - 1])})`;
+};
+const pad = (label) => label.padEnd(46);
+const ratio = (a, b) => `${(median(a) / median(b)).toFixed(2)}x`;
+const pct = (a, b) => `${((100 * median(a)) / median(b)).toFixed(1)} %`;
+
+const fts5 = spawnSync('python3', [join(here, 'fts5.py'), 'build', ':memory:', join(here, 'relevance', 'devset', 'corpus', 'repomix')], { encoding: 'utf8' });
+const haveFts5 = fts5.status === 0;
+
+const corpus = generateRealCorpus(join(work, 'corpus'), repo, count);
+const editable = join(work, 'corpus-edit');
+rmSync(editable, { recursive: true, force: true });
+cpSync(corpus, editable, { recursive: true });
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+sleep(2500); // a stat stamp younger than ~2 s is not trusted (git's racy rule)
+
+const editPaths = (() => {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith('.md')) out.push(join(d, e.name));
+    }
+  };
+  walk(editable);
+  return out;
+})();
+
+const kinds = ['default', 'v1', 'v1o200k', 'edit', 'fts'];
+const runDir = (kind, i) => join(work, `${kind}-${i}`);
+const cleanRuns = () => {
+  for (let i = 0; i < runs; i++) for (const kind of kinds) rmSync(runDir(kind, i), { recursive: true, force: true });
+};
+const t = Object.fromEntries(['node', 'readHash', 'fts', 'ftsCold', 'def', 'defCold', 'v1', 'v1o200k', 'full', 'noop', 'edit10'].map((k) => [k, []]));
+let figures;
+cleanRuns();
+for (let i = 0; i < runs; i++) {
+  t.node.push(node(['-e', '']).ms);
+  const rh = node([join(here, 'read-hash.mjs'), corpus]);
+  figures = JSON.parse(rh.stdout);
+  t.readHash.push(rh.ms);
+  if (haveFts5) {
+    rmSync(runDir('fts', i), { recursive: true, force: true });
+    spawnSync('mkdir', ['-p', runDir('fts', i)]);
+    const db = join(runDir('fts', i), 'docs.db');
+    t.fts.push(timed('python3', [join(here, 'fts5.py'), 'build', db, corpus]).ms);
+    t.ftsCold.push(timed('python3', [join(here, 'fts5.py'), 'query', db, COLD_QUERY]).ms);
+  }
+  t.def.push(node([bin, 'build', '--sources', corpus, '--cache', runDir('default', i)]).ms);
+  t.defCold.push(node([bin, 'resolve', '--cache', runDir('default', i), '--query', COLD_QUERY, '--budget', '2000']).ms);
+  t.v1.push(node([bin, 'build', '--engine', 'v1', '--sources', corpus, '--cache', runDir('v1', i)]).ms);
+  t.v1o200k.push(node([bin, 'build', '--engine', 'v1', '--tokenizer', 'o200k_base', '--sources', corpus, '--cache', runDir('v1o200k', i)]).ms);
+  const edit = runDir('edit', i);
+  t.full.push(node([bin, 'build', '--sources', editable, '--cache', edit]).ms);
+  t.noop.push(node([bin, 'build', '--sources', editable, '--cache', edit, '--force']).ms);
+  for (let k = 0; k < 10; k++) appendFileSync(editPaths[((i * 10 + k) * 997) % editPaths.length], `\nEdited in run ${i}.\n`);
+  t.edit10.push(node([bin, 'build', '--sources', editable, '--cache', edit, '--force']).ms);
+}
+
+// Warm new queries: one server, one FTS5 process, the same 20 questions.
+async function mcpWarm(cacheRoot, name) {
+  const server = spawn(process.execPath, [bin, 'mcp', '--cache-root', cacheRoot], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: server.stdout });
+  const pending = new Map();
+  lines.on('line', (line) => {
+    const id = Number(/^\{"jsonrpc":"2.0","id":(\d+),/.exec(line)?.[1]);
+    pending.get(id)?.(line);
+    pending.delete(id);
+  });
+  let nextId = 0;
+  const request = (method, params) => {
+    const id = nextId++;
+    const t0 = process.hrtime.bigint();
+    return new Promise((resolve) => {
+      pending.set(id, (line) => resolve({ line, ms: Number(process.hrtime.bigint() - t0) / 1e6 }));
+      server.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  };
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  server.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const call = (query) => request('tools/call', { name: 'context.resolve', arguments: { cache: name, query, budget: 2000 } });
+  const first = await call('warm up the server');
+  if (first.line.includes('"isError":true')) throw new Error(`resolve failed: ${first.line.slice(0, 300)}`);
+  for (let k = 0; k < 50; k++) await call(k % 2 === 0 ? 'warm up the server' : 'install the tool');
+  const ms = [];
+  for (const q of QUESTIONS) ms.push((await call(q)).ms);
+  server.stdin.end();
+  return median(ms);
+}
+const warm = await mcpWarm(work, 'default-0');
+const ftsWarm = haveFts5 ? JSON.parse(timed('python3', [join(here, 'fts5.py'), 'warm', join(runDir('fts', 0), 'docs.db')], QUESTIONS.join('\n')).stdout).p50_ms : null;
+const defaultKind = (() => {
+  const m = JSON.parse(readFileSync(join(runDir('default', 0), 'manifest.json'), 'utf8'));
+  const c = m.build_config ?? {};
+  const tok = typeof c.tokenizer === 'object' && c.tokenizer !== null ? c.tokenizer.name : c.tokenizer;
+  return c.engine === undefined ? 'engine v0' : `engine ${c.engine}, ${c.granularity ?? 'file'}s, ${tok ?? 'bytes4'}`;
+})();
+cleanRuns();
+rmSync(editable, { recursive: true, force: true });
+
+const vsFts = (xs) => (haveFts5 ? `   = ${ratio(xs, t.fts)} FTS5` : '');
+console.log(`\nreal-text corpus: ${figures.files} documents, ${(figures.bytes / 1e6).toFixed(1)} MB (bench/real-corpus.mjs); ${runs} runs; wall clock incl. process start`);
+if (!haveFts5) console.log(`  SQLite FTS5 is not available here (python3 with sqlite3 FTS5): ${(fts5.stderr || fts5.error?.message || '').trim().split('\n').pop()}`);
+console.log(`${pad("node itself (node -e ''):")}${stats(t.node)}`);
+console.log(`${pad('read + sha256 only (the floor):')}${stats(t.readHash)}`);
+if (haveFts5) console.log(`${pad('SQLite FTS5 build (one transaction):')}${stats(t.fts)}   = ${ratio(t.fts, t.readHash)} the floor`);
+console.log(`${pad(`default context build (${defaultKind}):`)}${stats(t.def)}${vsFts(t.def)} (target <= 3x)`);
+console.log(`${pad('context build --engine v1 (files, bytes4):')}${stats(t.v1)}${vsFts(t.v1)} (target <= 1x)`);
+console.log(`${pad('  ... --tokenizer o200k_base:')}${stats(t.v1o200k)}   = ${ratio(t.v1o200k, t.v1)} the bytes4 build (target <= 1.3x)`);
+if (haveFts5) console.log(`${pad('SQLite FTS5 query (cold process):')}${stats(t.ftsCold)}`);
+console.log(`${pad('context resolve (cold process, default):')}${stats(t.defCold)}   = ${ratio(t.defCold, t.node)} node -e '' (target <= 2x)`);
+console.log(`${pad('warm new-question p50, context mcp:')}${warm.toFixed(2)} ms${ftsWarm === null ? '' : `   vs FTS5 in process ${ftsWarm.toFixed(2)} ms = ${(warm / ftsWarm).toFixed(2)}x (target <= 1x)`}`);
+console.log(`${pad('default build, full (editable copy):')}${stats(t.full)}`);
+console.log(`${pad('  rebuild --force, nothing changed:')}${stats(t.noop)}   = ${pct(t.noop, t.full)} of the full build (target <= 10 %)`);
+console.log(`${pad('  rebuild --force, 10 files changed:')}${stats(t.edit10)}   = ${pct(t.edit10, t.full)} of the full build (target <= 15 %)`);

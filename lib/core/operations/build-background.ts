@@ -1,0 +1,94 @@
+// Runs a build off the caller's event loop — on a worker thread when running as compiled
+// JavaScript — so a server keeps reading its input while it builds, reports progress as it
+// comes, and can stop the build: at the next progress report the build throws, staging
+// removes its temporary directory, and an old cache stays exactly as it was. (Run from the
+// TypeScript sources, as in-process tests do, the build runs on this thread instead.)
+
+import { Worker } from 'node:worker_threads';
+import { ContextError, toContextError, type ErrorCode, type FailureReason } from '../../errors.js';
+import { runBuild, type BuildRequest } from './build-request.js';
+import { BuildStopped, claimEnd, requestStop, stopRequested } from './build-stop.js';
+import type { BuildProgress, ProgressListener } from '../store/progress.js';
+
+const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./build-worker.js', import.meta.url) : null;
+
+export type BackgroundBuild = { readonly kind: 'built'; readonly text: string } | { readonly kind: 'cancelled' };
+
+export interface BackgroundOptions {
+  readonly onProgress?: ProgressListener;
+  /** Aborting asks the build to stop at its next progress report. */
+  readonly signal?: AbortSignal;
+}
+
+type WorkerReply =
+  | { readonly progress: BuildProgress }
+  | { readonly text: string }
+  | { readonly cancelled: true }
+  | { readonly error: { readonly code: ErrorCode; readonly detail: string | null; readonly reason: FailureReason | null } };
+
+export async function buildInBackground(request: BuildRequest, options: BackgroundOptions = {}): Promise<BackgroundBuild> {
+  const flag = new Int32Array(new SharedArrayBuffer(8));
+  if (options.signal?.aborted === true) return { kind: 'cancelled' };
+  if (WORKER_URL === null) {
+    const onAbort = (): void => requestStop(flag);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await inThisThread(request, flag, options.onProgress);
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+  return inWorker(WORKER_URL, request, flag, options.onProgress, options.signal);
+}
+
+async function inThisThread(request: BuildRequest, flag: Int32Array, onProgress?: ProgressListener): Promise<BackgroundBuild> {
+  try {
+    const text = await runBuild(request, (p) => {
+      if (p.phase !== 'done' && stopRequested(flag)) throw new BuildStopped();
+      onProgress?.(p);
+    });
+    return { kind: 'built', text };
+  } catch (err) {
+    if (stopRequested(flag)) return { kind: 'cancelled' };
+    throw toContextError(err);
+  }
+}
+
+/**
+ * Runs the build on a worker. Cancelled before it writes (scanning, compiling globs,
+ * reading, analyzing: whatever that costs), the worker is ended at once and the caller
+ * answers in milliseconds; cancelled while it writes, it stops at its next progress report
+ * and staging removes what it wrote.
+ */
+function inWorker(url: URL, request: BuildRequest, flag: Int32Array, onProgress?: ProgressListener, signal?: AbortSignal): Promise<BackgroundBuild> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(url, { workerData: { request, flag: flag.buffer } });
+    let settled = false;
+    const onAbort = (): void => {
+      requestStop(flag);
+      if (claimEnd(flag)) settle(() => resolve({ kind: 'cancelled' }));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+      void worker.terminate();
+    };
+    worker.on('message', (reply: WorkerReply) => {
+      if ('progress' in reply) {
+        try {
+          onProgress?.(reply.progress);
+        } catch {
+          // A listener's failure must not take the server down; reports are advisory.
+        }
+      }
+      else if ('text' in reply) settle(() => resolve({ kind: 'built', text: reply.text }));
+      else if ('cancelled' in reply) settle(() => resolve({ kind: 'cancelled' }));
+      else settle(() => reject(new ContextError(reply.error.code, reply.error.detail ?? undefined, reply.error.reason ?? undefined)));
+    });
+    worker.once('error', (err) => settle(() => reject(new ContextError('internal_error', String(err)))));
+    worker.once('exit', (code) => settle(() => reject(new ContextError('internal_error', `build worker exited with ${code}`))));
+  });
+}

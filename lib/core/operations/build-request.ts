@@ -1,0 +1,86 @@
+// One build as both faces ask for it — `context build` and the `context.build` MCP tool —
+// as plain data (it crosses to a worker thread), and the one JSON line that reports it, so
+// the tool's text is the command's stdout byte for byte. v0 takes no options beyond force;
+// the v1 options are checked by the caller (usage error on the CLI, invalid params in MCP).
+
+import { compact } from '../../json.js';
+import type { V1Options } from '../engine/v1/config.js';
+import type { ProgressListener } from '../store/progress.js';
+
+export const ENGINES = ['v0', 'v1'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
+export interface BuildRequest {
+  readonly sources: string;
+  readonly cache: string;
+  readonly force: boolean;
+  /** The manifest's informational created_at (the caller owns the clock). */
+  readonly createdAt: string;
+  readonly engine: EngineName;
+  /** v1 only (v0 ignores them: the caller refuses non-default ones). */
+  readonly options: V1Options;
+  /** Threads a v1 build may analyze on. */
+  readonly threads: number;
+  /** Directories (absolute) the cache may not be or hold: the working directory, a project root. */
+  readonly protect?: readonly string[];
+  /**
+   * Roots (absolute) every source must lie inside by real path: a symlinked file or folder
+   * that leads out is skipped and reported. Absent: symlinks are followed wherever they lead.
+   */
+  readonly confine?: readonly string[];
+}
+
+export const DEFAULT_V1_OPTIONS: V1Options = { granularity: 'file', tokenizer: 'bytes4', include: [], exclude: [] };
+
+/** The v1-only options a request names at all (a v0 build takes none), in a fixed order. */
+export function v1OptionsGiven(given: {
+  readonly granularity: boolean;
+  readonly tokenizer: boolean;
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+}): string[] {
+  return [
+    given.granularity ? 'granularity' : null,
+    given.tokenizer ? 'tokenizer' : null,
+    given.include.length > 0 ? 'include' : null,
+    given.exclude.length > 0 ? 'exclude' : null,
+  ].filter((f): f is string => f !== null);
+}
+
+/** "X needs" / "X, Y need": the start of the refusal of v1 options without engine v1. */
+export function needEngineV1(names: readonly string[]): string {
+  return `${names.join(', ')} ${names.length === 1 ? 'needs' : 'need'}`;
+}
+
+/** Runs the build; resolves with its report line (`context build` stdout, "\n" included). */
+export async function runBuild(request: BuildRequest, onProgress?: ProgressListener, beforeWrite?: () => void): Promise<string> {
+  const { sources, cache, force, createdAt } = request;
+  const listen = { ...(onProgress === undefined ? {} : { onProgress }), ...(beforeWrite === undefined ? {} : { beforeWrite }) };
+  const guard = { sources, protect: request.protect ?? [] };
+  const confine = request.confine === undefined ? {} : { confine: request.confine };
+  // Each engine's builder loads only when asked for (a command starts faster).
+  if (request.engine === 'v0') {
+    const { buildCache } = await import('../engine/v0/build.js');
+    const summary = buildCache({ sources, cache, force, createdAt, guard, ...confine, ...listen });
+    // `skipped` only when a confined build left a source out: otherwise the seeds' two fields.
+    const skipped = summary.skipped.length === 0 ? {} : { skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })) };
+    return compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount, ...skipped }) + '\n';
+  }
+  const { granularity, tokenizer } = request.options;
+  const { buildCacheV1 } = await import('../engine/v1/build.js');
+  const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, threads: request.threads, guard, ...confine, ...listen });
+  return (
+    compact({
+      cache_version: summary.cacheVersion,
+      document_count: summary.documentCount,
+      engine: 'v1',
+      granularity,
+      tokenizer,
+      units: summary.unitCount,
+      reused: summary.reused,
+      analyzed: summary.analyzed,
+      unchanged: summary.unchanged,
+      skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+    }) + '\n'
+  );
+}

@@ -1,0 +1,74 @@
+// `inspect` / `context.inspect_cache` (seed 004): the manifest's cache_version and
+// document_count plus total_bytes, never failing on a bad manifest — a missing, unparseable
+// or incomplete one gives valid:false and zeros, as the reference server answers.
+
+import { join } from 'node:path';
+import { parseJson, type Json } from '../../json.js';
+import { fromOsError } from '../../errors.js';
+import * as fs from '../fs.js';
+import { requireCacheDir } from '../store/locate.js';
+import { MANIFEST_FILE } from '../engine/v0/format.js';
+import { isV1Manifest, PACKS_DIR } from '../engine/v1/manifest.js';
+
+export interface InspectResult {
+  readonly cache_version: string;
+  readonly document_count: number;
+  readonly total_bytes: number;
+  readonly valid: boolean;
+}
+
+/**
+ * Sum of the sizes of the regular files directly in `dir`: non-recursive, symlinks not
+ * followed (seed 004). The reference CLI sums documents/ instead; DESIGN.md keeps CLI = MCP.
+ * An engine v1 cache also counts the files directly in packs/: its documents and index live
+ * there, and its total is the whole cache's size.
+ */
+function totalBytes(dir: string, v1: boolean): number | null {
+  try {
+    let total = 0;
+    for (const d of v1 ? [dir, join(dir, PACKS_DIR)] : [dir]) {
+      for (const entry of fs.readDir(d)) {
+        if (entry.isFile()) total += fs.lstat(join(d, entry.name)).size;
+      }
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
+export function inspectCache(dir: string): InspectResult {
+  requireCacheDir(dir);
+  let valid = true;
+  let cacheVersion = '';
+  let documentCount = 0;
+  let manifest: unknown;
+  try {
+    manifest = parseJson(fs.readText(join(dir, MANIFEST_FILE)));
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    // Absent or not a file: invalid. Unparseable: invalid. Any other OS failure: io_error.
+    if (typeof code === 'string' && code !== 'ENOENT' && code !== 'EISDIR') throw fromOsError(err, 'io_error');
+    valid = false;
+  }
+  if (valid) {
+    const m = manifest as Record<string, unknown> | null;
+    const version = typeof m === 'object' && m !== null ? m['cache_version'] : undefined;
+    const count = typeof m === 'object' && m !== null ? m['document_count'] : undefined;
+    if (typeof version === 'string') cacheVersion = version;
+    else valid = false;
+    if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 0) documentCount = count;
+    else valid = false;
+  }
+  let bytes = 0;
+  if (valid) {
+    const t = totalBytes(dir, isV1Manifest(manifest));
+    if (t === null) valid = false;
+    else bytes = t;
+  }
+  return { cache_version: cacheVersion, document_count: documentCount, total_bytes: bytes, valid };
+}
+
+export function inspectJson(r: InspectResult): Json {
+  return { cache_version: r.cache_version, document_count: r.document_count, total_bytes: r.total_bytes, valid: r.valid };
+}

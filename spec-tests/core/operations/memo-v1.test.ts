@@ -1,0 +1,62 @@
+// Checks issue 9 "The MCP server loads a cache once and answers every new query from the
+// index" with lib/core/operations/memo.ts on format-2 caches, and that the warm server never
+// answers from stale memory either: a rebuilt cache is reloaded, and a pack or index
+// changed in place is noticed on the next call (cache_invalid, never a wrong answer).
+import t from 'tap';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CacheMemo } from '../../../lib/core/operations/memo.js';
+import type { Engine } from '../../../lib/core/engine/engine.js';
+import { buildV1, manifestOf, packFile } from '../engine/v1/fixture.js';
+
+const SOURCES = { 'a.md': 'alpha text here', 'b.md': 'beta text' };
+const idsOf = (engine: Engine, query: string): string[] =>
+  (engine.resolve(query, 1_000_000) as { documents: { id: string }[] }).documents.map((d) => d.id);
+
+t.test('a v1 cache is loaded once; new queries are answered by the same engine', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const dir = t.testdir({ src: SOURCES });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const first = memo.get(cache);
+  t.equal(first.name, 'v1');
+  t.same(idsOf(first, 'alpha'), ['a.md']);
+  t.equal(memo.get(cache), first, 'the same engine: not reloaded');
+  t.same(idsOf(memo.get(cache), 'beta'), ['b.md'], 'a new query, from the loaded index');
+  t.same(idsOf(memo.get(cache), 'text'), ['b.md', 'a.md']);
+});
+
+t.test('a v1 cache rebuilt with --force is reloaded on the next call', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const dir = t.testdir({ src: SOURCES, src2: { 'c.md': 'gamma text' } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const first = memo.get(cache);
+  await buildV1(join(dir, 'src2'), cache, {}, true);
+  await memo.settle();
+  const second = memo.get(cache);
+  t.not(second, first, 'reloaded');
+  t.same(idsOf(second, 'text'), ['c.md']);
+});
+
+t.test('a pack changed in place (same size), in a document or in its head: cache_invalid on the next call', async (t) => {
+  for (const which of ['a document', 'a pack\'s head']) {
+    const memo = new CacheMemo();
+    t.teardown(() => memo.close());
+    const dir = t.testdir({ src: SOURCES });
+    const cache = join(dir, 'cache');
+    await buildV1(join(dir, 'src'), cache);
+    memo.get(cache);
+    const m = manifestOf(cache);
+    const first = m.documents[0];
+    const file = packFile(cache, m, first?.pack ?? 0);
+    const bytes = readFileSync(file);
+    const at = which === 'a document' ? (first?.offset ?? 0) : 80;
+    bytes[at] = (bytes[at] as number) ^ 0x20;
+    writeFileSync(file, bytes);
+    await memo.settle();
+    t.throws(() => idsOf(memo.get(cache), 'alpha text'), { code: 'cache_invalid' }, `${which}: the next call`);
+  }
+});

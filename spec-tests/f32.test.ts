@@ -1,0 +1,55 @@
+// Checks DESIGN.md "Byte-exact output": score is a binary32 value (term_matches /
+// total_words, both converted to f32, f32 division) printed as Rust's serde_json/ryu
+// prints an f32. The vectors were produced by Rust itself (scripts/gen-f32-vectors.rs).
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { descendingScoreKey, f32Ratio, formatF32, RANK_BITS, scorePartOfKey } from '../lib/f32.js';
+
+const vectors = readFileSync(new URL('./fixtures/f32-scores.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.length > 0)
+  .map((line) => line.split(' ') as [string, string, string]);
+
+t.test('every Rust-generated score prints identically', async (t) => {
+  t.ok(vectors.length > 12000, 'the vector file is complete');
+  const mismatches: string[] = [];
+  for (const [m, w, expected] of vectors) {
+    const got = formatF32(f32Ratio(Number(m), Number(w)));
+    if (got !== expected) mismatches.push(`${m}/${w}: got ${got}, want ${expected}`);
+  }
+  t.same(mismatches.slice(0, 20), [], 'no score prints differently from Rust');
+});
+
+t.test('the examples DESIGN.md names', async (t) => {
+  t.equal(formatF32(0), '0.0');
+  t.equal(formatF32(0.75), '0.75');
+  t.equal(formatF32(f32Ratio(1, 3)), '0.33333334');
+  t.equal(formatF32(1), '1.0');
+  t.equal(formatF32(2), '2.0');
+  t.equal(formatF32(f32Ratio(1, 10_000_000)), '1e-7', 'very small values use the exponent form');
+});
+
+t.test('f32 division, not f64', async (t) => {
+  t.not(f32Ratio(1, 3), 1 / 3, 'the ratio is rounded to binary32');
+  t.equal(f32Ratio(1, 3), Math.fround(1 / 3));
+  t.equal(f32Ratio(5, 0), 0, 'zero words score 0.0');
+});
+
+t.test('plain doubles (not scores) print losslessly', async (t) => {
+  const { compact } = await import('../lib/json.js');
+  t.equal(compact({ a: 87.5, b: 87.34, c: 1 / 3, d: 1e-7, e: 3 }), '{"a":87.5,"b":87.34,"c":0.3333333333333333,"d":1e-7,"e":3}');
+  t.throws(() => compact({ a: Number.NaN }), TypeError, 'NaN is refused, never printed as null');
+});
+
+t.test('sort keys: score descending as binary32, then rank ascending; exact below RANK_BITS', async (t) => {
+  const cases: [number, number][] = [[0, 5], [0.75, 0], [0.75, 3], [1e-7, 1], [3.9991407, RANK_BITS - 1], [2, 2], [0.1, 7]];
+  const byKey = [...cases].sort((a, b) => descendingScoreKey(a[0], a[1]) - descendingScoreKey(b[0], b[1]));
+  const byRule = [...cases].sort((a, b) => Math.fround(b[0]) - Math.fround(a[0]) || a[1] - b[1]);
+  t.same(byKey, byRule);
+  // Two binary64 values with one binary32 rounding share a score part; ranks keep them apart.
+  const a = 0.1;
+  const b = 0.1 + 1e-12;
+  t.equal(Math.fround(a), Math.fround(b));
+  t.equal(scorePartOfKey(descendingScoreKey(a, 0)), scorePartOfKey(descendingScoreKey(b, RANK_BITS - 1)));
+  t.ok(Number.isSafeInteger(descendingScoreKey(0, RANK_BITS - 1)), 'the largest key is an exact integer');
+});
