@@ -30,9 +30,9 @@ export const build: Command = {
   name: 'build',
   summary: 'Build a context cache from a directory of Markdown (engine v0 by default, or v1)',
   usage: [
-    'context build --sources DIR --cache OUT [--force] [--engine v0|v1] [--project-root DIR]',
+    'context build --sources DIR --cache OUT [--force] [--engine v0|v1]',
     '              [--granularity file|section] [--tokenizer bytes4|o200k_base|cl100k_base]',
-    '              [--include GLOB]... [--exclude GLOB]...',
+    '              [--include GLOB]... [--exclude GLOB]... [--project-root DIR]',
     '  (--engine v0, the default, is the v0 cache byte for byte with the reference; the other',
     '   options need --engine v1: ranked Markdown/MDX with an index and sections. docs/engine.md)',
   ].join('\n'),
@@ -88,7 +88,7 @@ export const build: Command = {
     const exclude = args.lists['exclude'] ?? [];
     for (const [flag, globs] of [['include', include], ['exclude', exclude]] as const) {
       const problem = globListProblem(globs);
-      if (problem !== null) throw new UsageError(`--${flag}: ${problem}`);
+      if (problem !== null) throw new UsageError(`--${flag} ${problem}`);
     }
     const force = args.flags['force'] === true;
     const createdAt = timestamp(io.env);

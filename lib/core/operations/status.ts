@@ -121,7 +121,7 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
     // A damaged pack (not what the manifest records) makes the cache not current, whatever
     // its sources: a rebuild with --force writes it anew.
     const check = new PackCheck(cacheDir, stateOf(cacheDir));
-    const damaged = manifest.packs.filter((p) => check.stampIfIntact(p) === null).length;
+    const damaged = manifest.packs.filter((p) => !check.isIntact(p)).length;
     return {
       cacheVersion: manifest.cacheVersion,
       engine: 'v1',

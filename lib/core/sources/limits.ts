@@ -12,7 +12,7 @@ export const MAX_IGNORE_LINE = 4096;
 /** Why a list of globs is refused, or null when it is within the limits (and has no empty glob). */
 export function globListProblem(globs: readonly string[]): string | null {
   if (globs.includes('')) return 'needs a non-empty glob';
-  if (globs.length > MAX_GLOBS) return `at most ${MAX_GLOBS} globs, not ${globs.length}`;
-  if (globs.some((g) => Buffer.byteLength(g, 'utf8') > MAX_GLOB_BYTES)) return `a glob is at most ${MAX_GLOB_BYTES} bytes`;
+  if (globs.length > MAX_GLOBS) return `takes at most ${MAX_GLOBS} globs, not ${globs.length}`;
+  if (globs.some((g) => Buffer.byteLength(g, 'utf8') > MAX_GLOB_BYTES)) return `takes globs of at most ${MAX_GLOB_BYTES} bytes each`;
   return null;
 }

@@ -11,7 +11,7 @@
 import { basename, dirname, join } from 'node:path';
 import { ContextError, fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
-import { checkTarget, isReplaceable, type TargetGuard } from './target.js';
+import { checkTarget, type TargetGuard } from './target.js';
 import { currentOwner, isOwnerTag, ownerState, type BuildOwner } from './build-owner.js';
 
 const KINDS = ['tmp', 'old'] as const;
@@ -120,16 +120,6 @@ export function checkCacheTarget(cache: string, force: boolean, guard?: TargetGu
   checkTarget(cache, force, guard); // the sweep may have put a cache back
 }
 
-/** The thing at `cache` may be swapped out: a real directory that is empty or a cache. */
-function stillReplaceable(cache: string): boolean {
-  const st = fs.lstatOrNull(cache);
-  if (st === null) return true;
-  try {
-    return st.isDirectory() && isReplaceable(cache);
-  } catch {
-    return false;
-  }
-}
 
 const COLLIDED = new Set(['ENOTEMPTY', 'EEXIST']);
 
@@ -152,8 +142,6 @@ export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) 
     fs.syncTree(temp);
     if (fs.lstatOrNull(cache) !== null) {
       if (!replace) throw new ContextError('io_error', 'another build created this cache meanwhile; its cache stands', 'build_collided');
-      // Checked when the build began; checked again now, just before the swap.
-      if (!stillReplaceable(cache)) throw new ContextError('io_error', 'the target no longer holds a cache: it is not replaced', 'target_not_cache');
     }
     if (fs.lstatOrNull(cache) !== null && swapIn(cache, temp, me)) {
       temp = undefined;

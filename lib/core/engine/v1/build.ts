@@ -46,12 +46,10 @@ import { PackCheck } from './pack-check.js';
 import type { PreviousIndex } from './previous.js';
 import {
   type BuildState,
-  packStampOf,
   readState,
   sourcesLine,
   STATE_FILE,
   type StateHeader,
-  type StatePack,
   stampOf,
   stateStamps,
   stateText,
@@ -144,14 +142,13 @@ function packsMatch(cache: string, packs: readonly FileRecord[]): boolean {
 }
 
 /**
- * Whether every pack still has the stat stamp the state recorded when the pack was written
- * or last hashed whole: then none was written since, and none needs reading.
+ * Whether every pack is a regular file of its recorded size last modified no later than the
+ * state file was written (../pack-check.ts): then none was written since, and none needs reading.
  */
-function packsUnwritten(cache: string, packs: readonly StatePack[]): boolean {
+function packsUnwritten(cache: string, packs: readonly FileRecord[], writtenNs: bigint): boolean {
   for (const p of packs) {
-    if (p.stamp === undefined) return false;
     const st = fs.statBigOrNull(join(cache, packPath(p.sha256)));
-    if (st === null || !st.isFile() || packStampOf(st) !== p.stamp) return false;
+    if (st === null || !st.isFile() || st.size !== BigInt(p.bytes) || st.mtimeNs > writtenNs) return false;
   }
   return true;
 }
@@ -164,19 +161,12 @@ function stateVouches(cache: string, state: BuildState, configSha256: string, so
   const h = state.header;
   if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot) return false;
   try {
-    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && packsUnwritten(cache, h.packs);
+    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && packsUnwritten(cache, h.packs, state.writtenNs);
   } catch {
     return false;
   }
 }
 
-/** The stamps of packs just written into `dir` (for the build state). */
-function stampsIn(dir: string, packs: readonly FileRecord[]): StatePack[] {
-  return packs.map((p) => {
-    const st = fs.statBigOrNull(join(dir, packPath(p.sha256)));
-    return st === null ? { bytes: p.bytes, sha256: p.sha256 } : { bytes: p.bytes, sha256: p.sha256, stamp: packStampOf(st) };
-  });
-}
 
 async function openOldCache(cache: string, configKey: string, state: BuildState | null): Promise<OldCache | null> {
   try {
@@ -456,7 +446,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
             for (let i = 1; same && i < n; i++) same = sameOldDoc(reread, documents[s + i] as NewDocument) === p.first + i;
             if (same && (s + n === documents.length || packEnds(old.paths[p.first + n - 1] as string, p.record.bytes - p.record.head.bytes))) {
               // Linked, never read: only if it is intact (a damaged pack is never carried over).
-              if (old.check.stampIfIntact(p.record) === null) throw damaged(`${packPath(p.record.sha256)} is not the recorded pack`);
+              if (!old.check.isIntact(p.record)) throw damaged(`${packPath(p.record.sha256)} is not the recorded pack`);
               packs.push(p.record);
               packWrites.push({ name: packPath(p.record.sha256), chunks: null });
               s += n;
@@ -500,12 +490,12 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // full build would write (bar created_at). Leave it; refresh the stamps so the next
     // build trusts them (unless the state already holds exactly these, all trusted, and
     // every pack's recorded stamp: the steady state). A damaged pack is written anew.
-    const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot ? packs.map((p) => old.check.stampIfIntact(p)) : null;
-    if (old !== null && intact !== null && intact.every((stamp) => stamp !== null)) {
+    const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot && packs.every((p) => old.check.isIntact(p));
+    if (old !== null && intact) {
       const steady = old.recorded !== null && trusted.length === documents.length && documents.length === old.paths.length && old.check.hashed === 0;
-      const statePacks = packs.map((p, i) => ({ bytes: p.bytes, sha256: p.sha256, stamp: intact[i] as string }));
+      // (A pack hashed whole, found intact, is trusted again once the state is written after it.)
       if (!steady) o.beforeWrite?.();
-      if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs: statePacks }, docPaths, docStamps);
+      if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps);
       report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
       return summary(true);
     }
@@ -529,8 +519,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
           else fs.createFileFrom(join(temp, w.name), w.chunks);
         }
         fs.writeFile(join(temp, MANIFEST_FILE), manifest);
-        const statePacks = stampsIn(temp, packs);
-        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs: statePacks }, docPaths, docStamps));
+        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps));
       },
       o.force, // without --force, a cache another build put there meanwhile is not replaced
     );

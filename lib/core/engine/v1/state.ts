@@ -36,27 +36,7 @@ export interface StateHeader {
   readonly unitCount: number;
   /** Total bytes of the documents. */
   readonly bytes: number;
-  readonly packs: readonly StatePack[];
-}
-
-/**
- * A pack as the state records it: its manifest record, and the stat stamp it had when this
- * build wrote it or last hashed it whole (packStampOf). A pack whose stamp is unchanged was
- * not written since, and is reused without being read; any other is hashed first.
- */
-export interface StatePack {
-  readonly bytes: number;
-  readonly sha256: string;
-  readonly stamp?: string;
-}
-
-/**
- * A pack's stat stamp: size, modification time (ns), inode, device. Not the change time: a
- * rebuild hard-links an unchanged pack into the new cache and removes the old cache, and
- * both change the inode's ctime without touching its bytes.
- */
-export function packStampOf(st: BigIntStats): string {
-  return `${st.size}:${st.mtimeNs}:${st.ino}:${st.dev}`;
+  readonly packs: readonly { readonly bytes: number; readonly sha256: string }[];
 }
 
 /**
@@ -66,8 +46,7 @@ export function packStampOf(st: BigIntStats): string {
  * 10,000 parsed entries.
  */
 export function stateText(header: StateHeader, paths: readonly string[], stamps: readonly string[]): string {
-  const record = (r: StatePack): string =>
-    `{"bytes":${r.bytes},"sha256":${jsonString(r.sha256)}${r.stamp === undefined ? '' : `,"stamp":${jsonString(r.stamp)}`}}`;
+  const record = (r: { readonly bytes: number; readonly sha256: string }): string => `{"bytes":${r.bytes},"sha256":${jsonString(r.sha256)}}`;
   return (
     `{"config_sha256":${jsonString(header.configSha256)},"cache_version":${jsonString(header.cacheVersion)},` +
     `"manifest_sha256":${jsonString(header.manifestSha256)},"source_root":${header.sourceRoot === null ? 'null' : jsonString(header.sourceRoot)},` +
@@ -146,10 +125,7 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
     sourceRoot,
     unitCount: v['unit_count'],
     bytes: v['bytes'],
-    packs: packs.map((p) => {
-      const stamp = (p as unknown as Record<string, unknown>)['stamp'];
-      return typeof stamp === 'string' ? { bytes: p.bytes, sha256: p.sha256, stamp } : { bytes: p.bytes, sha256: p.sha256 };
-    }),
+    packs,
   };
   return { header, sources: text.slice(at + SOURCES_KEY.length, -1), writtenNs };
 }
