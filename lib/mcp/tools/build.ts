@@ -139,9 +139,18 @@ export const buildTool: Tool = {
     'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
     'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
     '(then context.list_caches shows it). engine "v0" (default) is the reference engine; "v1" ranks better (BM25, stemming, ' +
-    'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs). ' +
+    'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs: ' +
+    `at most ${MAX_GLOBS} of each, each at most ${MAX_GLOB_BYTES} bytes). ` +
     'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
     'Only a cache (or an empty folder) is ever replaced; a source that is a symlink leading outside the project root is skipped and reported in "skipped". ' +
+    'Send a progressToken to get progress notifications. Returns what `context build` prints.',
+  // What 2024-11-05 and 2025-03-26 clients were shown before: their transcripts are frozen.
+  legacyDescription:
+    'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
+    'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
+    '(then context.list_caches shows it). engine "v0" (default) is the reference engine; "v1" ranks better (BM25, stemming, ' +
+    'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs). ' +
+    'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
     'Send a progressToken to get progress notifications. Returns what `context build` prints.',
   inputSchema: {
     type: 'object',
@@ -154,8 +163,8 @@ export const buildTool: Tool = {
       engine: { type: 'string', enum: [...ENGINES], description: 'v0 (default) or v1' },
       granularity: { type: 'string', enum: [...GRANULARITIES], description: 'v1: whole files (default) or sections' },
       tokenizer: { type: 'string', enum: [...TOKENIZERS], description: 'v1: how budgets count tokens (default bytes4 = ceil(bytes / 4))' },
-      include: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: MAX_GLOBS, description: `v1: keep only files matching these globs (relative to sources); at most ${MAX_GLOBS}, each at most ${MAX_GLOB_BYTES} bytes` },
-      exclude: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: MAX_GLOBS, description: `v1: drop files and folders matching these globs; at most ${MAX_GLOBS}, each at most ${MAX_GLOB_BYTES} bytes` },
+      include: { type: 'array', items: { type: 'string' }, description: 'v1: keep only files matching these globs (relative to sources)' },
+      exclude: { type: 'array', items: { type: 'string' }, description: 'v1: drop files and folders matching these globs' },
     },
   },
   outputSchema: outputSchemaWithError(
