@@ -156,3 +156,19 @@ t.test('a .gitignore line over the limit is skipped and reported; the build goes
   const status = await run(['status', '--cache', 'c'], { cwd: dir });
   t.equal(status.code, 0, 'status walks the same tree without failing');
 });
+
+t.test('a cache directory follows the umask, as the files in it do (it was always 0700)', async (t) => {
+  const before = process.umask();
+  t.teardown(() => void process.umask(before));
+  for (const engine of ['v0', 'v1'] as const) {
+    for (const [mask, mode] of [[0o022, 0o755], [0o027, 0o750], [0o077, 0o700]] as const) {
+      const dir = t.testdir({ docs: { 'a.md': 'alpha' } });
+      process.umask(mask);
+      const r = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', 'c'], { cwd: dir });
+      process.umask(before);
+      t.equal(r.code, 0);
+      t.equal(lstatSync(join(dir, 'c')).mode & 0o777, mode, `${engine}, umask ${mask.toString(8)}: ${mode.toString(8)}`);
+      t.notOk(existsSync(join(dir, 'c', '.umask-probe')), 'no probe left');
+    }
+  }
+});

@@ -136,6 +136,7 @@ export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) 
   try {
     fs.mkdir(parent);
     temp = fs.makeTempDir(stagingPrefix(cache, 'tmp', me));
+    fs.applyUmask(temp); // a cache is readable by whom the umask says, like the files in it
     const result = write(temp);
     // Durable before visible: the new cache's files and directories reach the disk before
     // the rename that publishes it, and the parent's entry right after (docs/reliability.md).
