@@ -203,7 +203,7 @@ async function packs(work: WorkDir, report: Report, options: GuardOptions): Prom
       bytes[at] = (bytes[at] as number) ^ (1 + Math.floor(next() * 255));
       writeFileSync(victim, bytes);
       if (edit) {
-        const files = readdirSync(src).filter((n) => n.endsWith('.md')).sort();
+        const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.md')).sort();
         appendFileSync(join(src, files[Math.floor(next() * files.length)] as string), `\nedited in trial ${i}\n`);
       }
       trials++;

@@ -85,10 +85,13 @@ for (const engine of ['v0', 'v1'] as const) {
 }
 
 t.test('a folder with a manifest.json that is not a cache is not replaced (a web app, say)', async (t) => {
-  const dir = t.testdir({ docs: { 'a.md': 'alpha' }, app: { 'manifest.json': '{"name":"app"}', 'index.html': '<p>' } });
-  const r = await run(['build', '--sources', 'docs', '--cache', 'app', '--force'], { cwd: dir });
-  t.equal(r.code, 6);
-  t.same(readdirSync(join(dir, 'app')).sort(), ['index.html', 'manifest.json']);
+  const dir = t.testdir({ docs: { 'a.md': 'alpha' }, app: { 'manifest.json': '{"name":"app"}', 'index.html': '<p>' }, bare: { 'manifest.json': '{"name":"app"}' } });
+  for (const target of ['app', 'bare']) {
+    const before = tree(join(dir, target));
+    const r = await run(['build', '--sources', 'docs', '--cache', target, '--force'], { cwd: dir });
+    t.equal(r.code, 6, `${target}: refused`);
+    t.same(tree(join(dir, target)), before, `${target}: as it was (a lone foreign manifest.json is no cache: found by the soak suite)`);
+  }
 });
 
 t.test('the real process: exit 6 and one error line for `--cache . --force`', async (t) => {

@@ -36,14 +36,16 @@ function holdsCacheManifest(dir: string): boolean {
 
 /**
  * Whether the existing directory `dir` may be replaced: empty, or a cache — its manifest
- * reads as one, or (a damaged cache being repaired) it holds a manifest.json and nothing
- * but the names a cache holds.
+ * reads as one, or (a damaged cache being repaired) it holds a manifest.json, a cache's
+ * data folder (documents/ or packs/) and nothing but the names a cache holds. A folder
+ * holding only some other program's manifest.json is not a cache.
  */
 export function isReplaceable(dir: string): boolean {
   const names = fs.readDirNames(dir);
   if (names.length === 0) return true;
   if (holdsCacheManifest(dir)) return true;
-  return names.includes('manifest.json') && names.every((n) => CACHE_ENTRIES.has(n));
+  const dataFolder = names.some((n) => (n === 'documents' || n === 'packs') && fs.lstatOrNull(join(dir, n))?.isDirectory() === true);
+  return names.includes('manifest.json') && dataFolder && names.every((n) => CACHE_ENTRIES.has(n));
 }
 
 /**

@@ -11,7 +11,8 @@
 // and changed files are. A pack of the old cache that the packing rule (./packs.ts) would
 // cut again, with the same documents, is linked and never read; every other pack is
 // encoded from its documents, whatever their origin, old ones taken from the old packs
-// (their units recovered from the old pack's index, ./previous.ts). So the work follows
+// (their units recovered from the old pack's index, ./previous.ts); a pack linked is first
+// found intact (./pack-check.ts), so damage is never carried over. So the work follows
 // the change, not the corpus, and the result is byte for byte the cache a full build
 // writes. When nothing changed at all, the cache is left untouched (its created_at
 // included) and only the build state is refreshed, if it needs to be.
@@ -69,7 +70,7 @@ export interface V1BuildOptions {
   readonly beforeWrite?: () => void;
   /** Threads to analyze on (1 = this thread only). */
   readonly threads?: number;
-  /** What the target may not be or hold (../../cache/target.ts). */
+  /** What the target may not be or hold (../../store/target.ts). */
   readonly guard?: TargetGuard;
   /** Roots a source must lie inside by real path (a symlink leading out is skipped); absent: no such rule. */
   readonly confine?: readonly string[];
@@ -166,7 +167,6 @@ function stateVouches(cache: string, state: BuildState, configSha256: string, so
     return false;
   }
 }
-
 
 async function openOldCache(cache: string, configKey: string, state: BuildState | null): Promise<OldCache | null> {
   try {
@@ -488,12 +488,12 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     });
     // Same configuration, same packs, every one of them intact: the cache already is what a
     // full build would write (bar created_at). Leave it; refresh the stamps so the next
-    // build trusts them (unless the state already holds exactly these, all trusted, and
-    // every pack's recorded stamp: the steady state). A damaged pack is written anew.
+    // build trusts them (unless the state already holds exactly these, all trusted, and no
+    // pack needed hashing: the steady state). A damaged pack is written anew.
     const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot && packs.every((p) => old.check.isIntact(p));
     if (old !== null && intact) {
+      // (A pack hashed whole and found intact is trusted again once the state is written after it.)
       const steady = old.recorded !== null && trusted.length === documents.length && documents.length === old.paths.length && old.check.hashed === 0;
-      // (A pack hashed whole, found intact, is trusted again once the state is written after it.)
       if (!steady) o.beforeWrite?.();
       if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps);
       report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
