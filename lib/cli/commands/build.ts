@@ -61,6 +61,7 @@ export const build: Command = {
       'SOURCE_DATE_EPOCH=0 context build --sources ./docs --cache /tmp/docs-cache',
       'context build --engine v1 --granularity section --sources ./docs --cache ./caches/docs-v1',
       'context build --engine v1 --tokenizer o200k_base --include "guide/**" --exclude drafts/ --sources ./docs --cache ./caches/guide',
+      'context build --project-root . --sources ./docs --cache ./caches/docs   # symlinks leading out of . are skipped',
     ],
     output:
       'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged and the files it skipped, with why). ' +

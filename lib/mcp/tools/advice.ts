@@ -39,7 +39,7 @@ const BY_CODE: Readonly<Record<AdvisedTool, Readonly<Record<ErrorCode, string>>>
     invalid_query: 'The status arguments are invalid; see the tool\'s input schema',
     invalid_budget: 'The status arguments are invalid; see the tool\'s input schema',
     cache_missing: 'No cache of that name under the cache root; call context.list_caches for the names',
-    cache_invalid: 'The cache is damaged; rebuild it with context.build and force: true',
+    cache_invalid: 'The cache is damaged; rebuild it from its sources, replacing it (force: true)',
     io_error: 'The cache or its sources could not be read; check the folders\' permissions, then call again',
     internal_error: 'The status check failed unexpectedly; call again, and report it if it fails again',
     root_not_allowed: 'The sources folder lies outside the project root; pass a relative folder inside it',
