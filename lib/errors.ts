@@ -13,7 +13,7 @@ export const ERROR_TABLE = {
   internal_error: { message: 'Internal error', exit: 7 },
   // Not one of seed 001's six: the MCP server refusing a workspace root or path argument
   // outside its project root (or the client's MCP roots). The CLI, run by a person, takes
-  // any root and never reports it; were it to, it would be a failed answer (exit 8).
+  // any root, except that `build --project-root DIR` refuses sources outside DIR (exit 8).
   root_not_allowed: { message: 'Root is outside the roots this server may read', exit: 8 },
 } as const;
 
