@@ -13,11 +13,28 @@ export const ERROR_TABLE = {
   internal_error: { message: 'Internal error', exit: 7 },
   // Not one of seed 001's six: the MCP server refusing a workspace root or path argument
   // outside its project root (or the client's MCP roots). The CLI, run by a person, takes
-  // any root and never reports it; were it to, it would be a failed answer (exit 8).
+  // any root, except that `build --project-root DIR` refuses sources outside DIR (exit 8).
   root_not_allowed: { message: 'Root is outside the roots this server may read', exit: 8 },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
+
+/**
+ * Why a build or status failed, as a stable token beside the code: a face that owes its
+ * user a sentence naming the cause and the next step (the MCP build and status tools) picks
+ * it by this, never by parsing `detail`. Codes and canonical messages stay as they are.
+ */
+export const FAILURE_REASONS = [
+  'cache_exists', // the target exists and force was not given
+  'target_not_cache', // the target holds something other than a cache (or is a file, a link)
+  'target_holds_sources', // the target is the sources folder or holds it
+  'target_protected', // the target is (or holds) the working directory or the project root
+  'sources_missing', // the sources folder does not exist or is not a folder
+  'cache_name', // a cache name that is not one folder name
+  'cache_root_missing', // no cache root yet
+  'build_collided', // another build put a cache in place at the same moment
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** CLI exit code for bad arguments (specs/interfaces/cli_spec.md: "1 Usage error"). */
 export const EXIT_USAGE = 1;
@@ -36,11 +53,13 @@ export const EXIT_ANSWER_FAILED = 8;
 export class ContextError extends Error {
   readonly code: ErrorCode;
   readonly detail: string | undefined;
-  constructor(code: ErrorCode, detail?: string) {
+  readonly reason: FailureReason | undefined;
+  constructor(code: ErrorCode, detail?: string, reason?: FailureReason) {
     super(ERROR_TABLE[code].message);
     this.name = 'ContextError';
     this.code = code;
     this.detail = detail;
+    this.reason = reason;
   }
 }
 

@@ -80,7 +80,8 @@ export async function escapesSoak(work: WorkDir, report: Report, options: { cliP
   let accepted = 0;
   let leaked = 0;
   const notes: string[] = [];
-  const refusals = new Set<string>();
+  /** Each tool's distinct answers to outside roots: one per tool (build and status name the cause in their own sentence). */
+  const refusals = new Map<string, Set<string>>();
   const acceptedNotes: string[] = [];
   for (const c of calls) {
     for (const p of payloads) {
@@ -98,13 +99,14 @@ export async function escapesSoak(work: WorkDir, report: Report, options: { cliP
         accepted++;
         if (acceptedNotes.length < 3) acceptedNotes.push(`${c.tool} ${c.arg}=${JSON.stringify(p)}`);
       }
-      if (c.rootLike && !lexicallyInside.has(p)) refusals.add(answer.text);
+      if (c.rootLike && !lexicallyInside.has(p)) refusals.set(c.tool, (refusals.get(c.tool) ?? new Set<string>()).add(answer.text));
     }
   }
   report.check(SUITE, accepted === 0, `MCP: ${tried} tool calls (${calls.length} path arguments of ${new Set(calls.map((c) => c.tool)).size} tools × ${payloads.length} escapes: .., absolute, symlinks out, NUL, Windows separators, URLs): accepted ${accepted}${acceptedNotes.length > 0 ? ` (${acceptedNotes.join('; ')})` : ''}`);
   report.check(SUITE, !existsSync(join(caches, 'escaped')), `MCP: context.build with those sources wrote a cache: ${existsSync(join(caches, 'escaped')) ? 'yes' : 'no'}`);
   report.check(SUITE, leaked === 0, `MCP: answers carrying outside content or an absolute path of this machine: ${leaked}${notes.length > 0 ? ` (${notes.join(' | ')})` : ''}`);
-  report.check(SUITE, refusals.size === 1, `MCP: distinct answers to a root or project path outside the allowed roots: ${refusals.size} (one: the refusal tells nothing about what it names)`);
+  const most = Math.max(0, ...[...refusals.values()].map((set) => set.size));
+  report.check(SUITE, most === 1, `MCP: distinct answers to a root or project path outside the allowed roots, per tool: at most ${most} (one: the refusal tells nothing about what it names)`);
   const closed = await client.close();
   report.check(SUITE, closed.code === 0 && closed.stderr === '', `MCP: server exit ${closed.code ?? '?'} after those calls, stderr bytes ${closed.stderr.length}`);
 

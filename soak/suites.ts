@@ -5,13 +5,14 @@ import { availableEngines } from './engines.js';
 import type { Report } from './figures.js';
 import { crashSoak } from './crash.js';
 import { escapesSoak } from './escapes.js';
+import { guardsSoak } from './guards.js';
 import { hostileSoak } from './hostile.js';
 import { pipesSoak } from './pipes.js';
 import { protocolSoak } from './protocol.js';
 import { serveRebuildSoak } from './serve-rebuild.js';
 import { WorkDir } from './workdir.js';
 
-export const SUITES = ['protocol', 'crash', 'serve', 'hostile', 'escapes', 'pipes'] as const;
+export const SUITES = ['protocol', 'crash', 'serve', 'hostile', 'escapes', 'pipes', 'guards'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface SoakOptions {
@@ -48,6 +49,7 @@ export async function runSoak(report: Report, options: SoakOptions): Promise<voi
         }),
       escapes: () => escapesSoak(work, report, { cliPayloads: full ? 100 : 6 }),
       pipes: () => pipesSoak(work, report, { cutTrials: full ? 20 : 3 }),
+      guards: () => guardsSoak(work, report, { engines, packTrials: full ? 12 : 2, documents: full ? 2000 : 300, cancelTrials: full ? 20 : 3, seed: 31 }),
     };
     for (const name of options.only ?? SUITES) {
       const t0 = Date.now();

@@ -68,6 +68,20 @@ export const readDirNames = (path: string): string[] => fs.readdirSync(path);
 export const readDirRaw = (path: string): fs.Dirent<Buffer>[] => fs.readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
 export const mkdir = (path: string): void => void fs.mkdirSync(path, { recursive: true });
 export const makeTempDir = (prefix: string): string => fs.mkdtempSync(prefix);
+/**
+ * Gives `dir` (made by makeTempDir: always 0700) the mode a plain mkdir gives under the
+ * process's umask, learnt from a probe directory made inside it (the core never reads the
+ * process's umask itself).
+ */
+export function applyUmask(dir: string): void {
+  const probe = `${dir}/.umask-probe`;
+  fs.mkdirSync(probe);
+  try {
+    fs.chmodSync(dir, fs.statSync(probe).mode & 0o777);
+  } finally {
+    fs.rmdirSync(probe);
+  }
+}
 export const rename = (from: string, to: string): void => fs.renameSync(from, to);
 /**
  * Removes a directory tree (or a file), absent or not. The common case, a tree of files

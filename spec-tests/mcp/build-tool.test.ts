@@ -75,7 +75,7 @@ t.test('sources outside the project root are refused with root_not_allowed, even
   ]);
   for (const r of out.slice(0, 3)) {
     t.equal(r.result?.isError, true, `${r.id}: isError`);
-    t.equal(r.result?.content[0]?.text, '{"error":{"code":"root_not_allowed","message":"Root is outside the roots this server may read"}}\n', `${r.id}: root_not_allowed, no path in it`);
+    t.equal(r.result?.content[0]?.text, '{"error":{"code":"root_not_allowed","message":"The sources folder lies outside the project root; pass a relative folder inside it"}}\n', `${r.id}: root_not_allowed, a fixed sentence with no path in it (issue 25 item 3)`);
   }
   t.notOk(out[3]?.result?.isError, 'an absolute path inside the project root is fine');
   t.same(readdirSync(join(root, 'caches')), ['inside'], 'nothing else was written');
@@ -100,7 +100,7 @@ t.test('a failed build leaves the old cache and no staging directory', async (t)
   const old = buildCache({ sources: join(root, 'project', 'docs'), cache: join(root, 'caches', 'kept'), force: false, createdAt: 'x' });
   writeFileSync(join(root, 'project', 'docs', 'bad.md'), Buffer.from([0xc3, 0x28]));
   const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'kept', force: true })]);
-  t.equal(out[0]?.result?.content[0]?.text, '{"error":{"code":"cache_invalid","message":"Cache exists but is invalid"}}\n', 'v0 refuses invalid UTF-8');
+  t.equal(out[0]?.result?.content[0]?.text, '{"error":{"code":"cache_invalid","message":"A source file is not valid UTF-8, or two files give the same id; fix the sources, or build with engine \\"v1\\", which skips such files"}}\n', 'v0 refuses invalid UTF-8, in a sentence that says what to do (issue 25 item 3)');
   t.equal(cacheVersionOf(join(root, 'caches', 'kept')), old.cacheVersion, 'old cache intact');
   t.same(readdirSync(join(root, 'caches')), ['kept']);
 });

@@ -9,6 +9,9 @@ import { performance } from 'node:perf_hooks';
 import { needEngineV1, runBuild, v1OptionsGiven, type BuildRequest } from '../../core/operations/build-request.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
+import { isWithinRoots } from '../../core/confine.js';
+import { globListProblem, MAX_GLOB_BYTES, MAX_GLOBS } from '../../core/sources/limits.js';
+import { ContextError } from '../../errors.js';
 import { parseFlags, required } from '../args.js';
 import { UsageError, type Command } from '../command.js';
 import { timestamp } from '../clock.js';
@@ -29,7 +32,7 @@ export const build: Command = {
   usage: [
     'context build --sources DIR --cache OUT [--force] [--engine v0|v1]',
     '              [--granularity file|section] [--tokenizer bytes4|o200k_base|cl100k_base]',
-    '              [--include GLOB]... [--exclude GLOB]...',
+    '              [--include GLOB]... [--exclude GLOB]... [--project-root DIR]',
     '  (--engine v0, the default, is the v0 cache byte for byte with the reference; the other',
     '   options need --engine v1: ranked Markdown/MDX with an index and sections. docs/engine.md)',
   ].join('\n'),
@@ -42,13 +45,14 @@ export const build: Command = {
       'a --force rebuild of a v1 cache reuses what did not change. ' +
       'When stderr is a terminal a progress line is shown there. SOURCE_DATE_EPOCH (seconds) sets the manifest\'s created_at, for byte-identical rebuilds.',
     options: [
-      ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx and .markdown files, skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read, symlinked folders are not entered.'],
-      ['--cache OUT', 'Where to write the cache (a new directory; its parent is created). Refused if OUT exists, unless --force.'],
-      ['--force', 'Replace an existing cache at OUT. The old one stays in place until the new one is complete, and is put back if the swap fails.'],
+      ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx and .markdown files, skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read wherever they lead (unless --project-root confines them), symlinked folders are not entered.'],
+      ['--cache OUT', 'Where to write the cache (a new directory; its parent is created). Refused if OUT exists, unless --force; never the sources folder, the working directory or a folder holding either.'],
+      ['--force', 'Replace an existing cache at OUT: only a cache (a folder holding a cache manifest) or an empty folder is replaced; a file, a symbolic link or any other folder is refused and left as it is. The old cache stays in place until the new one is complete, and is put back if the swap fails.'],
+      ['--project-root DIR', 'Confine the build to DIR, as the MCP server confines its builds: the sources must lie inside it (else root_not_allowed, exit 8), a symlinked source whose real path leaves it is skipped and reported, and OUT may not be or hold it.'],
       ['--engine v0|v1', 'v0 (default): the seeds\' byte-exact cache, scored by the share of a document\'s words that equal a query word. v1: ranked retrieval with an index (cache format 3); needed by every option below.'],
       ['--granularity file|section', 'v1: what a selection holds: whole files (default) or the sections between headings, addressed path#slug.'],
       ['--tokenizer bytes4|o200k_base|cl100k_base', 'v1: how tokens are counted for budgets, once, at build time: bytes4 (default) = ceil(UTF-8 bytes / 4), an estimate; o200k_base and cl100k_base count OpenAI\'s encodings exactly.'],
-      ['--include GLOB', 'v1, repeatable: keep only files whose path under --sources matches (picomatch globs: guide/**, **/*.mdx).'],
+      ['--include GLOB', `v1, repeatable: keep only files whose path under --sources matches (picomatch globs: guide/**, **/*.mdx). At most ${MAX_GLOBS} globs of --include and ${MAX_GLOBS} of --exclude, each at most ${MAX_GLOB_BYTES} bytes.`],
       ['--exclude GLOB', 'v1, repeatable: drop the files and folders that match (drafts/, **/CHANGELOG.md).'],
     ],
     examples: [
@@ -57,19 +61,23 @@ export const build: Command = {
       'SOURCE_DATE_EPOCH=0 context build --sources ./docs --cache /tmp/docs-cache',
       'context build --engine v1 --granularity section --sources ./docs --cache ./caches/docs-v1',
       'context build --engine v1 --tokenizer o200k_base --include "guide/**" --exclude drafts/ --sources ./docs --cache ./caches/guide',
+      'context build --project-root . --sources ./docs --cache ./caches/docs   # symlinks leading out of . are skipped',
     ],
     output:
       'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged and the files it skipped, with why). ' +
-      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, or the disk fails; 1 usage (v1 options without --engine v1).',
+      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, OUT is not a cache (or is the sources, the working directory or holds them), or the disk fails; 8 when --project-root does not hold the sources; 1 usage (v1 options without --engine v1, a glob over the limits).',
   },
   async run(argv, io) {
     const args = parseFlags(argv, {
-      strings: ['sources', 'cache', 'engine', 'granularity', 'tokenizer'],
+      strings: ['sources', 'cache', 'engine', 'granularity', 'tokenizer', 'project-root'],
       booleans: ['force'],
       lists: ['include', 'exclude'],
     });
     const sources = resolve(io.cwd, required(args, 'sources'));
     const cache = resolve(io.cwd, required(args, 'cache'));
+    const projectRootValue = args.values['project-root'];
+    if (projectRootValue === '') throw new UsageError('--project-root needs a directory');
+    const projectRoot = projectRootValue === undefined ? null : resolve(io.cwd, projectRootValue);
     const engine = oneOf('engine', args.values['engine'], ENGINES, 'v0');
     const granularity: Granularity = oneOf('granularity', args.values['granularity'], GRANULARITIES, 'file');
     const tokenizerValue = args.values['tokenizer'];
@@ -80,7 +88,8 @@ export const build: Command = {
     const include = args.lists['include'] ?? [];
     const exclude = args.lists['exclude'] ?? [];
     for (const [flag, globs] of [['include', include], ['exclude', exclude]] as const) {
-      if (globs.includes('')) throw new UsageError(`--${flag} needs a non-empty glob`);
+      const problem = globListProblem(globs);
+      if (problem !== null) throw new UsageError(`--${flag} ${problem}`);
     }
     const force = args.flags['force'] === true;
     const createdAt = timestamp(io.env);
@@ -97,7 +106,13 @@ export const build: Command = {
       engine,
       options: { granularity, tokenizer, include, exclude },
       threads: availableParallelism(),
+      // Never the working directory (or a folder holding it), nor the project root.
+      protect: projectRoot === null ? [io.cwd] : [io.cwd, projectRoot],
+      ...(projectRoot === null ? {} : { confine: [projectRoot] }),
     };
+    if (projectRoot !== null && !isWithinRoots(sources, [projectRoot])) {
+      throw new ContextError('root_not_allowed', 'the sources folder lies outside --project-root');
+    }
     if (engine === 'v0') {
       const given = v1OptionsGiven({ granularity: args.values['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include, exclude });
       if (given.length > 0) throw new UsageError(`${needEngineV1(given.map((f) => `--${f}`))} --engine v1 (v0's cache format has no options)`);

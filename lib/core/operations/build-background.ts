@@ -5,9 +5,9 @@
 // TypeScript sources, as in-process tests do, the build runs on this thread instead.)
 
 import { Worker } from 'node:worker_threads';
-import { ContextError, toContextError, type ErrorCode } from '../../errors.js';
+import { ContextError, toContextError, type ErrorCode, type FailureReason } from '../../errors.js';
 import { runBuild, type BuildRequest } from './build-request.js';
-import { BuildStopped, requestStop, stopRequested } from './build-stop.js';
+import { BuildStopped, claimEnd, requestStop, stopRequested } from './build-stop.js';
 import type { BuildProgress, ProgressListener } from '../store/progress.js';
 
 const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./build-worker.js', import.meta.url) : null;
@@ -24,18 +24,21 @@ type WorkerReply =
   | { readonly progress: BuildProgress }
   | { readonly text: string }
   | { readonly cancelled: true }
-  | { readonly error: { readonly code: ErrorCode; readonly detail: string | null } };
+  | { readonly error: { readonly code: ErrorCode; readonly detail: string | null; readonly reason: FailureReason | null } };
 
 export async function buildInBackground(request: BuildRequest, options: BackgroundOptions = {}): Promise<BackgroundBuild> {
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const onAbort = (): void => requestStop(flag);
+  const flag = new Int32Array(new SharedArrayBuffer(8));
   if (options.signal?.aborted === true) return { kind: 'cancelled' };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    return WORKER_URL === null ? await inThisThread(request, flag, options.onProgress) : await inWorker(WORKER_URL, request, flag, options.onProgress);
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+  if (WORKER_URL === null) {
+    const onAbort = (): void => requestStop(flag);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await inThisThread(request, flag, options.onProgress);
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
   }
+  return inWorker(WORKER_URL, request, flag, options.onProgress, options.signal);
 }
 
 async function inThisThread(request: BuildRequest, flag: Int32Array, onProgress?: ProgressListener): Promise<BackgroundBuild> {
@@ -51,13 +54,25 @@ async function inThisThread(request: BuildRequest, flag: Int32Array, onProgress?
   }
 }
 
-function inWorker(url: URL, request: BuildRequest, flag: Int32Array, onProgress?: ProgressListener): Promise<BackgroundBuild> {
+/**
+ * Runs the build on a worker. Cancelled before it writes (scanning, compiling globs,
+ * reading, analyzing: whatever that costs), the worker is ended at once and the caller
+ * answers in milliseconds; cancelled while it writes, it stops at its next progress report
+ * and staging removes what it wrote.
+ */
+function inWorker(url: URL, request: BuildRequest, flag: Int32Array, onProgress?: ProgressListener, signal?: AbortSignal): Promise<BackgroundBuild> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { workerData: { request, flag: flag.buffer } });
     let settled = false;
+    const onAbort = (): void => {
+      requestStop(flag);
+      if (claimEnd(flag)) settle(() => resolve({ kind: 'cancelled' }));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener('abort', onAbort);
       fn();
       void worker.terminate();
     };
@@ -71,7 +86,7 @@ function inWorker(url: URL, request: BuildRequest, flag: Int32Array, onProgress?
       }
       else if ('text' in reply) settle(() => resolve({ kind: 'built', text: reply.text }));
       else if ('cancelled' in reply) settle(() => resolve({ kind: 'cancelled' }));
-      else settle(() => reject(new ContextError(reply.error.code, reply.error.detail ?? undefined)));
+      else settle(() => reject(new ContextError(reply.error.code, reply.error.detail ?? undefined, reply.error.reason ?? undefined)));
     });
     worker.once('error', (err) => settle(() => reject(new ContextError('internal_error', String(err)))));
     worker.once('exit', (code) => settle(() => reject(new ContextError('internal_error', `build worker exited with ${code}`))));

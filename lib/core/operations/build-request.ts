@@ -21,6 +21,13 @@ export interface BuildRequest {
   readonly options: V1Options;
   /** Threads a v1 build may analyze on. */
   readonly threads: number;
+  /** Directories (absolute) the cache may not be or hold: the working directory, a project root. */
+  readonly protect?: readonly string[];
+  /**
+   * Roots (absolute) every source must lie inside by real path: a symlinked file or folder
+   * that leads out is skipped and reported. Absent: symlinks are followed wherever they lead.
+   */
+  readonly confine?: readonly string[];
 }
 
 export const DEFAULT_V1_OPTIONS: V1Options = { granularity: 'file', tokenizer: 'bytes4', include: [], exclude: [] };
@@ -46,18 +53,22 @@ export function needEngineV1(names: readonly string[]): string {
 }
 
 /** Runs the build; resolves with its report line (`context build` stdout, "\n" included). */
-export async function runBuild(request: BuildRequest, onProgress?: ProgressListener): Promise<string> {
+export async function runBuild(request: BuildRequest, onProgress?: ProgressListener, beforeWrite?: () => void): Promise<string> {
   const { sources, cache, force, createdAt } = request;
-  const listen = onProgress === undefined ? {} : { onProgress };
+  const listen = { ...(onProgress === undefined ? {} : { onProgress }), ...(beforeWrite === undefined ? {} : { beforeWrite }) };
+  const guard = { sources, protect: request.protect ?? [] };
+  const confine = request.confine === undefined ? {} : { confine: request.confine };
   // Each engine's builder loads only when asked for (a command starts faster).
   if (request.engine === 'v0') {
     const { buildCache } = await import('../engine/v0/build.js');
-    const summary = buildCache({ sources, cache, force, createdAt, ...listen });
-    return compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount }) + '\n';
+    const summary = buildCache({ sources, cache, force, createdAt, guard, ...confine, ...listen });
+    // `skipped` only when a confined build left a source out: otherwise the seeds' two fields.
+    const skipped = summary.skipped.length === 0 ? {} : { skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })) };
+    return compact({ cache_version: summary.cacheVersion, document_count: summary.documentCount, ...skipped }) + '\n';
   }
   const { granularity, tokenizer } = request.options;
   const { buildCacheV1 } = await import('../engine/v1/build.js');
-  const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, threads: request.threads, ...listen });
+  const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, threads: request.threads, guard, ...confine, ...listen });
   return (
     compact({
       cache_version: summary.cacheVersion,

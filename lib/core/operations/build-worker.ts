@@ -6,17 +6,24 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toContextError } from '../../errors.js';
 import { runBuild, type BuildRequest } from './build-request.js';
-import { BuildStopped, stopRequested } from './build-stop.js';
+import { BuildStopped, enterWriting, stopRequested } from './build-stop.js';
 
 const { request, flag } = workerData as { request: BuildRequest; flag: SharedArrayBuffer };
 const stop = new Int32Array(flag);
 const port = parentPort;
 
 if (port !== null) {
-  runBuild(request, (progress) => {
-    if (progress.phase !== 'done' && stopRequested(stop)) throw new BuildStopped();
-    port.postMessage({ progress });
-  }).then(
+  runBuild(
+    request,
+    (progress) => {
+      if (progress.phase !== 'done' && stopRequested(stop)) throw new BuildStopped();
+      port.postMessage({ progress });
+    },
+    () => {
+      // From here on this thread writes: it is no longer ended from outside.
+      if (!enterWriting(stop)) throw new BuildStopped();
+    },
+  ).then(
     (text) => port.postMessage({ text }),
     (err: unknown) => {
       if (stopRequested(stop)) {
@@ -24,7 +31,7 @@ if (port !== null) {
         return;
       }
       const e = toContextError(err);
-      port.postMessage({ error: { code: e.code, detail: e.detail ?? null } });
+      port.postMessage({ error: { code: e.code, detail: e.detail ?? null, reason: e.reason ?? null } });
     },
   );
 }

@@ -4,7 +4,8 @@
 
 import { join } from 'node:path';
 import { parseJson, type Json } from '../../json.js';
-import { fromOsError } from '../../errors.js';
+import { ContextError, fromOsError } from '../../errors.js';
+import { openEngine } from '../engine/engine.js';
 import * as fs from '../fs.js';
 import { requireCacheDir } from '../store/locate.js';
 import { MANIFEST_FILE } from '../engine/v0/format.js';
@@ -66,7 +67,27 @@ export function inspectCache(dir: string): InspectResult {
     if (t === null) valid = false;
     else bytes = t;
   }
+  // valid means what resolve accepts: the cache is opened and answers a query as resolve
+  // would (for v0, every manifest, index and document check; for v1, the manifest and the
+  // packs' heads). What only verify checks (whole packs, the index rebuilt) stays verify's.
+  if (valid && !resolveAccepts(dir)) valid = false;
   return { cache_version: cacheVersion, document_count: documentCount, total_bytes: bytes, valid };
+}
+
+/** Whether resolve accepts the cache: it opens and answers the empty query (any typed failure: no). */
+function resolveAccepts(dir: string): boolean {
+  try {
+    const engine = openEngine(dir, []);
+    try {
+      engine.resolve('', 0, 'content');
+    } finally {
+      engine.close();
+    }
+    return true;
+  } catch (err) {
+    if (err instanceof ContextError) return false;
+    throw err;
+  }
 }
 
 export function inspectJson(r: InspectResult): Json {

@@ -15,6 +15,8 @@ import { versionOf } from '../hash.js';
 import { readManifest } from '../engine/v1/manifest.js';
 import { isV1Manifest } from '../engine/v1/manifest.js';
 import { readPackHeads } from '../engine/v1/load.js';
+import { PackCheck } from '../engine/v1/pack-check.js';
+import { readState, STATE_FILE, type BuildState } from '../engine/v1/state.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../sources/walk.js';
 import { documentId, findSources } from '../engine/v0/build.js';
 import { examineStructure, throwFirst } from '../engine/v0/check.js';
@@ -103,7 +105,7 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
     }
     options.allowSources?.(sources);
     const st = fs.statOrNull(sources);
-    if (st === null || !st.isDirectory()) throw new ContextError('io_error', 'sources directory does not exist or is not a directory');
+    if (st === null || !st.isDirectory()) throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
     const { include, exclude } = manifest.config.options;
     const listing = listSources(sources, { extensions: DEFAULT_EXTENSIONS, include, exclude, gitignore: true });
     const found = new Map<string, string>();
@@ -116,12 +118,16 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
     skipped.sort((a, b) => compareBytes(a.path, b.path));
     const { documents } = readPackHeads(cacheDir, manifest);
     const diff = compare(new Map(documents.map((d) => [d.path, d.version])), found);
+    // A damaged pack (not what the manifest records) makes the cache not current, whatever
+    // its sources: a rebuild with --force writes it anew.
+    const check = new PackCheck(cacheDir, stateOf(cacheDir));
+    const damaged = manifest.packs.filter((p) => !check.isIntact(p)).length;
     return {
       cacheVersion: manifest.cacheVersion,
       engine: 'v1',
       sources: label,
-      current: diff.added.length + diff.changed.length + diff.removed.length === 0,
-      note: null,
+      current: damaged === 0 && diff.added.length + diff.changed.length + diff.removed.length === 0,
+      note: damaged === 0 ? null : `${damaged === 1 ? 'a pack is' : `${damaged} packs are`} damaged (not the bytes the manifest records): rebuild the cache with --force`,
       ...diff,
       skipped,
     };
@@ -133,7 +139,7 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
   }
   options.allowSources?.(options.sources);
   const st = fs.statOrNull(options.sources);
-  if (st === null || !st.isDirectory()) throw new ContextError('io_error', 'sources directory does not exist or is not a directory');
+  if (st === null || !st.isDirectory()) throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
   const found = new Map<string, string>();
   const skipped: SkippedSource[] = [];
   for (const rel of findSources(options.sources)) {
@@ -152,6 +158,17 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
     ...diff,
     skipped,
   };
+}
+
+/** The cache's build state (a hint: its recorded pack stamps spare status hashing packs), or null. */
+function stateOf(cacheDir: string): BuildState | null {
+  try {
+    const path = join(cacheDir, STATE_FILE);
+    const st = fs.statBigOrNull(path);
+    return st === null ? null : readState(fs.readText(path), st.mtimeNs);
+  } catch {
+    return null;
+  }
 }
 
 function unknown(cacheVersion: string, engine: 'v0' | 'v1', note: string): StatusReport {

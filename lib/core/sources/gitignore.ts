@@ -5,6 +5,7 @@
 
 import { createRequire } from 'node:module';
 import type { Ignore } from 'ignore';
+import { MAX_IGNORE_LINE } from './limits.js';
 
 // Loaded when the first ignore file with rules is read (a tree without one never needs it).
 const require = createRequire(import.meta.url);
@@ -30,10 +31,17 @@ export class IgnoreStack {
 
   /**
    * This stack plus the rules of one ignore file (its text, or a list of patterns) whose
-   * directory is `base`. Blank and comment-only texts add no layer.
+   * directory is `base`. Blank and comment-only texts add no layer. A line longer than
+   * MAX_IGNORE_LINE characters is not applied (its regular expression could exceed the
+   * engine's limit or cost seconds per path): its 1-based number goes to `tooLong`.
    */
-  with(base: string, patterns: string | readonly string[]): IgnoreStack {
-    const lines = typeof patterns === 'string' ? patterns.split(/\r?\n/) : patterns;
+  with(base: string, patterns: string | readonly string[], tooLong?: number[]): IgnoreStack {
+    const all = typeof patterns === 'string' ? patterns.split(/\r?\n/) : patterns;
+    const lines = all.filter((l, i) => {
+      if (l.length <= MAX_IGNORE_LINE) return true;
+      tooLong?.push(i + 1);
+      return false;
+    });
     if (!lines.some((l) => l.trim() !== '' && !l.startsWith('#'))) return this;
     ignoreFactory ??= require('ignore') as typeof import('ignore');
     const rules = ignoreFactory({ allowRelativePaths: true }).add(lines as string[]);

@@ -11,6 +11,11 @@ import { compareBytes, sortByBytes } from '../../json.js';
 import { fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
 import { IgnoreStack } from './gitignore.js';
+import { MAX_IGNORE_LINE } from './limits.js';
+import { isWithinRoots } from '../confine.js';
+
+/** Why a symlinked source leading out of the allowed roots is left out (both engines say it). */
+export const OUTSIDE_ROOTS = 'symlink leads outside the allowed roots';
 
 export interface SourceOptions {
   /** File name extensions taken (lowercase, compared case-insensitively). */
@@ -21,6 +26,11 @@ export interface SourceOptions {
   readonly exclude: readonly string[];
   /** Honour .gitignore files. */
   readonly gitignore: boolean;
+  /**
+   * Roots every source must lie inside by real path: a symlinked file leading out of them
+   * is skipped and reported (symlinked folders are never entered). Absent: no such rule.
+   */
+  readonly confine?: readonly string[];
 }
 
 export interface SkippedSource {
@@ -82,10 +92,15 @@ export function listSources(root: string, options: SourceOptions): SourceListing
       throw fromOsError(err, 'io_error');
     }
     if (options.gitignore && named.some((n) => n.name === '.gitignore' && n.e.isFile())) {
+      const tooLong: number[] = [];
       try {
-        rules = rules.with(rel, fs.readText(join(dir, '.gitignore')));
+        rules = rules.with(rel, fs.readText(join(dir, '.gitignore')), tooLong);
       } catch (err) {
         throw fromOsError(err, 'io_error');
+      }
+      if (tooLong.length > 0) {
+        const which = tooLong.length === 1 ? `line ${tooLong[0] as number} is` : `${tooLong.length} lines (first: ${tooLong[0] as number}) are`;
+        skipped.push({ path: rel === '' ? '.gitignore' : `${rel}/.gitignore`, reason: `${which} over ${MAX_IGNORE_LINE} characters: not applied` });
       }
     }
     for (const { e, name, valid } of named) {
@@ -110,7 +125,9 @@ export function listSources(root: string, options: SourceOptions): SourceListing
         skipped.push({ path: relPath, reason: 'file name is not UTF-8' });
         continue;
       }
-      if (e.isFile() || (e.isSymbolicLink() && linksToFile(join(dir, name)))) files.push(relPath);
+      if (e.isSymbolicLink() && options.confine !== undefined && !isWithinRoots(join(dir, name), options.confine)) {
+        skipped.push({ path: relPath, reason: OUTSIDE_ROOTS });
+      } else if (e.isFile() || (e.isSymbolicLink() && linksToFile(join(dir, name)))) files.push(relPath);
       else skipped.push({ path: relPath, reason: e.isSymbolicLink() ? 'symlink does not lead to a regular file' : 'not a regular file' });
     }
   };

@@ -11,6 +11,7 @@
 import { basename, dirname, join } from 'node:path';
 import { ContextError, fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
+import { checkTarget, type TargetGuard } from './target.js';
 import { currentOwner, isOwnerTag, ownerState, type BuildOwner } from './build-owner.js';
 
 const KINDS = ['tmp', 'old'] as const;
@@ -108,15 +109,17 @@ export function sweepLeftovers(cache: string): SweepReport {
 }
 
 /**
- * Sweeps the leftovers of killed builds of `cache`, then: io_error unless `cache` is absent
- * or `force` allows replacing it.
+ * Refuses a target no build may write (./target.ts: not the sources, not a protected
+ * directory), sweeps the leftovers of killed builds of `cache`, then: io_error unless
+ * `cache` is absent or `force` allows replacing it — and only a cache or an empty directory
+ * is ever replaced.
  */
-export function checkCacheTarget(cache: string, force: boolean): void {
+export function checkCacheTarget(cache: string, force: boolean, guard?: TargetGuard): void {
+  checkTarget(cache, force, guard); // before the sweep: a refused target is not touched at all
   sweepLeftovers(cache);
-  if (fs.lstatOrNull(cache) !== null && !force) {
-    throw new ContextError('io_error', 'output already exists (use --force to replace it)');
-  }
+  checkTarget(cache, force, guard); // the sweep may have put a cache back
 }
+
 
 const COLLIDED = new Set(['ENOTEMPTY', 'EEXIST']);
 
@@ -133,12 +136,13 @@ export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) 
   try {
     fs.mkdir(parent);
     temp = fs.makeTempDir(stagingPrefix(cache, 'tmp', me));
+    fs.applyUmask(temp); // a cache is readable by whom the umask says, like the files in it
     const result = write(temp);
     // Durable before visible: the new cache's files and directories reach the disk before
     // the rename that publishes it, and the parent's entry right after (docs/reliability.md).
     fs.syncTree(temp);
     if (fs.lstatOrNull(cache) !== null) {
-      if (!replace) throw new ContextError('io_error', 'another build created this cache meanwhile; its cache stands');
+      if (!replace) throw new ContextError('io_error', 'another build created this cache meanwhile; its cache stands', 'build_collided');
     }
     if (fs.lstatOrNull(cache) !== null && swapIn(cache, temp, me)) {
       temp = undefined;

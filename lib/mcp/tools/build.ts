@@ -15,18 +15,26 @@ import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/toke
 import { ContextError, JSONRPC_ERRORS } from '../../errors.js';
 import { RpcError } from '../json-rpc.js';
 import type { Tool, ToolCall, ToolContext } from '../tool.js';
-import { runTool } from './outcome.js';
+import { globListProblem, MAX_GLOB_BYTES, MAX_GLOBS } from '../../core/sources/limits.js';
+import { advisedErrorSchema, runAdvised } from './advice.js';
 import { policyOf } from './root-guard.js';
-import { arrayOf, BOOLEAN, COUNT, objectOf, outputSchema, STRING, stringEnum } from './output-schema.js';
+import { arrayOf, BOOLEAN, COUNT, objectOf, outputSchemaWithError, STRING, stringEnum } from './output-schema.js';
 
 const invalid = (message: string): RpcError => new RpcError(JSONRPC_ERRORS.invalidParams, `Invalid params: ${message}`);
 
-/** A cache name: one directory under the cache root, not hidden (staging uses dot names). */
+// In a /u regex a surrogate pair is one code point, so only an unpaired half matches.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * A cache name: one directory under the cache root, not hidden (staging uses dot names),
+ * and text that names the same directory on every later call (no lone surrogate: the file
+ * system would store U+FFFD, a name no call could give back).
+ */
 function cacheTarget(value: unknown, ctx: ToolContext): string {
   if (typeof value !== 'string') throw invalid('cache must be a string');
-  const ok = value !== '' && !value.startsWith('.') && !/[/\\\0]/.test(value) && Buffer.byteLength(value) <= 255;
+  const ok = value !== '' && !value.startsWith('.') && !/[/\\\0]/.test(value) && !LONE_SURROGATE.test(value) && Buffer.byteLength(value) <= 255;
   // As for every cache tool, a name that would leave the root names no cache.
-  if (!ok) throw new ContextError('cache_missing', 'a cache is one directory name under the cache root');
+  if (!ok) throw new ContextError('cache_missing', 'a cache is one directory name under the cache root', 'cache_name');
   return join(ctx.cacheRoot, value);
 }
 
@@ -68,7 +76,8 @@ function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): B
   const force = args['force'] ?? false;
   if (typeof force !== 'boolean') throw invalid('force must be a boolean');
   for (const [name, list] of [['include', options.include], ['exclude', options.exclude]] as const) {
-    if (list.includes('')) throw invalid(`${name} needs non-empty globs`);
+    const problem = globListProblem(list);
+    if (problem !== null) throw invalid(`${name} ${problem === 'needs a non-empty glob' ? 'needs non-empty globs' : problem}`);
   }
   if (engine === 'v0') {
     const given = v1OptionsGiven({ granularity: args['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include: options.include, exclude: options.exclude });
@@ -77,7 +86,19 @@ function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): B
   if (ctx.timestamp === undefined) throw new ContextError('internal_error', 'the server has no clock for created_at');
   const sources = sourcesInsideRoots(args['sources'], ctx);
   const cache = cacheTarget(args['cache'], ctx);
-  return { sources, cache, force, createdAt: ctx.timestamp(), engine, options, threads: availableParallelism() };
+  const allowed = policyOf(ctx).allowed;
+  return {
+    sources,
+    cache,
+    force,
+    createdAt: ctx.timestamp(),
+    engine,
+    options,
+    threads: availableParallelism(),
+    // Never over the project root (or a folder holding it); every source inside the roots by real path.
+    protect: [ctx.projectRoot, ...allowed],
+    confine: allowed,
+  };
 }
 
 /** Where each phase starts and ends on a 0..100 scale (reading dominates a v0 build). */
@@ -118,6 +139,16 @@ export const buildTool: Tool = {
     'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
     'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
     '(then context.list_caches shows it). engine "v0" (default) is the reference engine; "v1" ranks better (BM25, stemming, ' +
+    'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs: ' +
+    `at most ${MAX_GLOBS} of each, each at most ${MAX_GLOB_BYTES} bytes). ` +
+    'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
+    'Only a cache (or an empty folder) is ever replaced; a source that is a symlink leading outside the project root is skipped and reported in "skipped". ' +
+    'Send a progressToken to get progress notifications. Returns what `context build` prints.',
+  // What 2024-11-05 and 2025-03-26 clients were shown before: their transcripts are frozen.
+  legacyDescription:
+    'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
+    'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
+    '(then context.list_caches shows it). engine "v0" (default) is the reference engine; "v1" ranks better (BM25, stemming, ' +
     'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs). ' +
     'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
     'Send a progressToken to get progress notifications. Returns what `context build` prints.',
@@ -136,8 +167,9 @@ export const buildTool: Tool = {
       exclude: { type: 'array', items: { type: 'string' }, description: 'v1: drop files and folders matching these globs' },
     },
   },
-  outputSchema: outputSchema(
-    objectOf({ cache_version: STRING, document_count: COUNT }),
+  outputSchema: outputSchemaWithError(
+    advisedErrorSchema('build'),
+    objectOf({ cache_version: STRING, document_count: COUNT }, { skipped: arrayOf(objectOf({ path: STRING, reason: STRING })) }),
     objectOf({
       cache_version: STRING,
       document_count: COUNT,
@@ -162,7 +194,7 @@ export const buildTool: Tool = {
       if (err instanceof RpcError) throw err;
       error = err;
     }
-    return runTool(() => {
+    return runAdvised('build', () => {
       if (error !== null) throw error;
       // Cancelled: the session sends no reply at all; this error object is never seen.
       if (text === null) throw new ContextError('io_error', 'build cancelled');

@@ -45,5 +45,10 @@ export function outputSchema(...shapes: JsonSchema[]): { readonly type: 'object'
   return { type: 'object', oneOf: [...shapes, CONTEXT_ERROR] };
 }
 
+/** As outputSchema, with the tool's own error shape in place of the canonical one. */
+export function outputSchemaWithError(error: JsonSchema, ...shapes: JsonSchema[]): { readonly type: 'object' } & JsonSchema {
+  return { type: 'object', oneOf: [...shapes, error] };
+}
+
 /** Annotations of a tool that only reads: the same call, the same answer, no side effect. */
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;

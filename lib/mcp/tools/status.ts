@@ -3,15 +3,15 @@
 // records, or `sources` relative to the server's project root; either way they must lie
 // inside the server's allowed roots (project root or client roots), else root_not_allowed.
 
-import { isAbsolute, resolve } from 'node:path';
 import { isWithinRoots } from '../../core/confine.js';
 import { statusText } from '../../core/operations/status.js';
 import { ContextError } from '../../errors.js';
 import type { Tool, ToolContext } from '../tool.js';
 import { CACHE_PROPERTY, cacheDirOf } from './cache-name.js';
-import { runTool } from './outcome.js';
+import * as fs from '../../core/fs.js';
+import { advisedErrorSchema, runAdvised } from './advice.js';
 import { policyOf } from './root-guard.js';
-import { arrayOf, COUNT, objectOf, orNull, outputSchema, READ_ONLY, STRING, stringEnum } from './output-schema.js';
+import { arrayOf, COUNT, objectOf, orNull, outputSchemaWithError, READ_ONLY, STRING, stringEnum } from './output-schema.js';
 
 /** Sources the server may read: inside its allowed roots by real path, else root_not_allowed. */
 function insideRoots(dir: string, ctx: ToolContext): void {
@@ -35,7 +35,8 @@ export const statusTool: Tool = {
       },
     },
   },
-  outputSchema: outputSchema(
+  outputSchema: outputSchemaWithError(
+    advisedErrorSchema('status'),
     objectOf({
       cache_version: STRING,
       engine: stringEnum(['v0', 'v1']),
@@ -51,14 +52,18 @@ export const statusTool: Tool = {
   ),
   annotations: READ_ONLY,
   call(args, ctx) {
-    return runTool(() => {
+    return runAdvised('status', () => {
+      if (fs.lstatOrNull(ctx.cacheRoot) === null) throw new ContextError('cache_missing', 'no cache root', 'cache_root_missing');
       const dir = cacheDirOf(args['cache'], ctx);
       const given = args['sources'];
-      if (given !== undefined && (typeof given !== 'string' || given === '' || isAbsolute(given) || given.includes('\0'))) {
-        throw new ContextError('io_error', 'sources must be a relative path');
+      if (given !== undefined && (typeof given !== 'string' || given === '')) {
+        throw new ContextError('io_error', 'sources must be a relative path', 'sources_missing');
       }
+      // Outside the roots (absolute, `..`, a NUL byte): the refusal every workspace tool gives.
+      const sources = given === undefined ? null : policyOf(ctx).confine(given);
+      if (given !== undefined && sources === null) throw new ContextError('root_not_allowed');
       return statusText(dir, {
-        sources: given === undefined ? null : resolve(policyOf(ctx).base, given),
+        sources,
         sourcesLabel: given ?? null,
         allowSources: (d) => insideRoots(d, ctx),
       });

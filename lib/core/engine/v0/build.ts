@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
 import { ContextError, fromOsError } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../store/staging.js';
+import type { TargetGuard } from '../../store/target.js';
+import { isWithinRoots } from '../../confine.js';
+import { OUTSIDE_ROOTS, type SkippedSource } from '../../sources/walk.js';
 import type { BuildProgress, ProgressListener } from '../../store/progress.js';
 import * as fs from '../../fs.js';
 import { versionOf } from '../../hash.js';
@@ -31,12 +34,21 @@ export interface BuildOptions {
   readonly createdAt: string;
   /** Told what the build is doing (advisory: the cache is the same with or without it). */
   readonly onProgress?: ProgressListener;
+  /** Called once, just before the build first writes (it may throw to stop the build there). */
+  readonly beforeWrite?: () => void;
+  /** What the target may not be or hold (./target.ts); absent: only the cache rules apply. */
+  readonly guard?: TargetGuard;
+  /** Roots a source must lie inside by real path (a symlink leading out is skipped); absent: no such rule. */
+  readonly confine?: readonly string[];
 }
 
 export interface BuildSummary {
   readonly cacheVersion: string;
   readonly documentCount: number;
+  /** Sources left out, with why (only symlinks leading out of `confine`). */
+  readonly skipped: readonly SkippedSource[];
 }
+
 
 /** Rust `Path::extension() == Some("md")`: text after the last dot, not a leading one. */
 function isMarkdownName(name: string): boolean {
@@ -66,7 +78,11 @@ function isFileThroughLink(path: string): boolean {
  * read, as the reference does; symlinked directories are not descended. One readdir per
  * directory; a stat only for symlinks.
  */
-export function findSources(root: string, onFound?: (count: number) => void): string[] {
+export function findSources(
+  root: string,
+  onFound?: (count: number) => void,
+  confine?: { readonly roots: readonly string[]; readonly skipped: SkippedSource[] },
+): string[] {
   const found: string[] = [];
   const walk = (dir: string, rel: string): void => {
     let entries: fs.Dirent[];
@@ -91,6 +107,10 @@ export function findSources(root: string, onFound?: (count: number) => void): st
         walk(path, relPath);
       } else if (isMarkdownName(entry.name)) {
         if (entry.isFile() || (entry.isSymbolicLink() && isFileThroughLink(path))) {
+          if (confine !== undefined && entry.isSymbolicLink() && !isWithinRoots(path, confine.roots)) {
+            confine.skipped.push({ path: relPath, reason: OUTSIDE_ROOTS });
+            continue;
+          }
           found.push(relPath);
           onFound?.(found.length);
         }
@@ -158,15 +178,19 @@ export function buildCache(options: BuildOptions): BuildSummary {
   const { sources, cache, force, createdAt } = options;
   const sourceStat = fs.statOrNull(sources);
   if (sourceStat === null || !sourceStat.isDirectory()) {
-    throw new ContextError('io_error', 'sources directory does not exist or is not a directory');
+    throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
   }
-  checkCacheTarget(cache, force);
+  checkCacheTarget(cache, force, options.guard);
   const report: ProgressListener = options.onProgress ?? (() => {});
   // Everything is read and checked before the first byte is written.
-  const relPaths = findSources(sources, (found) => report({ phase: 'scan', files: found, filesTotal: 0, bytes: 0 }));
+  const skipped: SkippedSource[] = [];
+  const confine = options.confine === undefined ? undefined : { roots: options.confine, skipped };
+  const relPaths = findSources(sources, (found) => report({ phase: 'scan', files: found, filesTotal: 0, bytes: 0 }), confine);
   const { docs, bytes } = readSources(sources, relPaths, report);
   const at = (phase: BuildProgress['phase'], files: number): BuildProgress => ({ phase, files, filesTotal: docs.length, bytes });
+  options.beforeWrite?.();
   const version = writeCacheAtomically(cache, (temp) => writeCacheTree(temp, docs, createdAt, (n) => report(at('write', n))), force);
   report(at('done', docs.length));
-  return { cacheVersion: version, documentCount: docs.length };
+  skipped.sort((a, b) => compareBytes(a.path, b.path));
+  return { cacheVersion: version, documentCount: docs.length, skipped };
 }

@@ -11,7 +11,8 @@
 // and changed files are. A pack of the old cache that the packing rule (./packs.ts) would
 // cut again, with the same documents, is linked and never read; every other pack is
 // encoded from its documents, whatever their origin, old ones taken from the old packs
-// (their units recovered from the old pack's index, ./previous.ts). So the work follows
+// (their units recovered from the old pack's index, ./previous.ts); a pack linked is first
+// found intact (./pack-check.ts), so damage is never carried over. So the work follows
 // the change, not the corpus, and the result is byte for byte the cache a full build
 // writes. When nothing changed at all, the cache is left untouched (its created_at
 // included) and only the build state is refreshed, if it needs to be.
@@ -20,6 +21,7 @@ import { join, relative, sep } from 'node:path';
 import { canonical, compareBytes } from '../../../json.js';
 import { ContextError, fromOsError } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../store/staging.js';
+import type { TargetGuard } from '../../store/target.js';
 import type { ProgressListener } from '../../store/progress.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
@@ -41,8 +43,20 @@ import {
   readManifest,
 } from './manifest.js';
 import type { PackInput } from './packs.js';
+import { PackCheck } from './pack-check.js';
 import type { PreviousIndex } from './previous.js';
-import { type BuildState, readState, sourcesLine, STATE_FILE, type StateHeader, stampOf, stateStamps, stateText, trustedAt, trustedTimes } from './state.js';
+import {
+  type BuildState,
+  readState,
+  sourcesLine,
+  STATE_FILE,
+  type StateHeader,
+  stampOf,
+  stateStamps,
+  stateText,
+  trustedAt,
+  trustedTimes,
+} from './state.js';
 
 export interface V1BuildOptions {
   readonly sources: string;
@@ -52,8 +66,14 @@ export interface V1BuildOptions {
   readonly createdAt: string;
   readonly options: V1Options;
   readonly onProgress?: ProgressListener;
+  /** Called once, just before the build first writes (it may throw to stop the build there). */
+  readonly beforeWrite?: () => void;
   /** Threads to analyze on (1 = this thread only). */
   readonly threads?: number;
+  /** What the target may not be or hold (../../store/target.ts). */
+  readonly guard?: TargetGuard;
+  /** Roots a source must lie inside by real path (a symlink leading out is skipped); absent: no such rule. */
+  readonly confine?: readonly string[];
 }
 
 export interface V1BuildSummary {
@@ -98,6 +118,8 @@ interface OldCache {
   readonly recorded: { readonly stamps: readonly string[] } | null;
   readonly sourceRoot: string | null;
   readonly manifestSha256: string;
+  /** Which of its packs are intact (checked when first reused). */
+  readonly check: PackCheck;
 }
 
 /** The cache's build state (./state.ts), or null. */
@@ -121,14 +143,26 @@ function packsMatch(cache: string, packs: readonly FileRecord[]): boolean {
 }
 
 /**
+ * Whether every pack is a regular file of its recorded size last modified no later than the
+ * state file was written (../pack-check.ts): then none was written since, and none needs reading.
+ */
+function packsUnwritten(cache: string, packs: readonly FileRecord[], writtenNs: bigint): boolean {
+  for (const p of packs) {
+    const st = fs.statBigOrNull(join(cache, packPath(p.sha256)));
+    if (st === null || !st.isFile() || st.size !== BigInt(p.bytes) || st.mtimeNs > writtenNs) return false;
+  }
+  return true;
+}
+
+/**
  * Whether the cache is the one `state` was written with and still whole: its manifest hashes
- * to the recorded sha256, every pack has its recorded size.
+ * to the recorded sha256, every pack unwritten since it was written or last found intact.
  */
 function stateVouches(cache: string, state: BuildState, configSha256: string, sourceRoot: string | null): boolean {
   const h = state.header;
   if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot) return false;
   try {
-    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && packsMatch(cache, h.packs);
+    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && packsUnwritten(cache, h.packs, state.writtenNs);
   } catch {
     return false;
   }
@@ -163,6 +197,7 @@ async function openOldCache(cache: string, configKey: string, state: BuildState 
       recorded,
       sourceRoot: top.sourceRoot,
       manifestSha256,
+      check: new PackCheck(cache, state),
     };
   } catch {
     return null; // anything unusable: a full build, which is always correct
@@ -238,9 +273,9 @@ type NewDocument =
 export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   const sourceStat = fs.statOrNull(o.sources);
   if (sourceStat === null || !sourceStat.isDirectory()) {
-    throw new ContextError('io_error', 'sources directory does not exist or is not a directory');
+    throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
   }
-  checkCacheTarget(o.cache, o.force);
+  checkCacheTarget(o.cache, o.force, o.guard);
   const report = o.onProgress ?? (() => undefined);
   report({ phase: 'scan', files: 0, filesTotal: 0, bytes: 0 });
   const config = buildConfig(o.options);
@@ -253,6 +288,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     include: o.options.include,
     exclude: o.options.exclude,
     gitignore: true,
+    ...(o.confine === undefined ? {} : { confine: o.confine }),
   });
   const files = listing.files;
 
@@ -409,6 +445,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
             let same = true;
             for (let i = 1; same && i < n; i++) same = sameOldDoc(reread, documents[s + i] as NewDocument) === p.first + i;
             if (same && (s + n === documents.length || packEnds(old.paths[p.first + n - 1] as string, p.record.bytes - p.record.head.bytes))) {
+              // Linked, never read: only if it is intact (a damaged pack is never carried over).
+              if (!old.check.isIntact(p.record)) throw damaged(`${packPath(p.record.sha256)} is not the recorded pack`);
               packs.push(p.record);
               packWrites.push({ name: packPath(p.record.sha256), chunks: null });
               s += n;
@@ -448,11 +486,15 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       analyzed: documents.length - reused,
       unchanged,
     });
-    if (old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot) {
-      // Same configuration, same packs: the cache already is what a full build would write
-      // (bar created_at). Leave it; refresh the stamps so the next build trusts them (unless
-      // the state already holds exactly these, all trusted: the steady state).
-      const steady = old.recorded !== null && trusted.length === documents.length && documents.length === old.paths.length;
+    // Same configuration, same packs, every one of them intact: the cache already is what a
+    // full build would write (bar created_at). Leave it; refresh the stamps so the next
+    // build trusts them (unless the state already holds exactly these, all trusted, and no
+    // pack needed hashing: the steady state). A damaged pack is written anew.
+    const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot && packs.every((p) => old.check.isIntact(p));
+    if (old !== null && intact) {
+      // (A pack hashed whole and found intact is trusted again once the state is written after it.)
+      const steady = old.recorded !== null && trusted.length === documents.length && documents.length === old.paths.length && old.check.hashed === 0;
+      if (!steady) o.beforeWrite?.();
       if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps);
       report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
       return summary(true);
@@ -467,6 +509,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       packs,
     });
     report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesStored });
+    o.beforeWrite?.();
     writeCacheAtomically(
       o.cache,
       (temp) => {

@@ -18,7 +18,7 @@ t.test('context_cache.md "Storage Format" + "The Manifest": exact bytes of a two
   const va = versionOf('Ay text');
   const vb = versionOf('Bee text');
   const cv = expectedCacheVersion([['a.md', va], ['b.md', vb]]);
-  t.same(summary, { cacheVersion: cv, documentCount: 2 });
+  t.same(summary, { cacheVersion: cv, documentCount: 2, skipped: [] });
   t.same(namesIn(cache), ['documents', 'index.json', 'manifest.json'], 'exactly the v0 layout, nothing else');
   // manifest.json: pretty (2 spaces), fields in the spec's order, entries sorted by id, no trailing newline.
   t.equal(
@@ -69,7 +69,7 @@ t.test('context_cache.md "Operations / Build": an empty document set produces a 
   const cache = join(dir, 'cache');
   const summary = build(join(dir, 'src'), cache);
   const cv = versionOf(BUILD_CONFIG_JSON);
-  t.same(summary, { cacheVersion: cv, documentCount: 0 });
+  t.same(summary, { cacheVersion: cv, documentCount: 0, skipped: [] });
   t.equal(
     readCacheFile(cache, 'manifest.json'),
     `{\n  "cache_version": "${cv}",\n  "build_config": {\n    "version": "1",\n    "hash_algorithm": "sha256"\n  },\n` +
