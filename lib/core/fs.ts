@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
+import { join } from 'node:path';
 
 export type Dirent<Name extends string | Buffer = string> = fs.Dirent<Name>;
 export type Stats = fs.Stats;
@@ -44,6 +45,29 @@ export function replaceFile(path: string, data: string | Uint8Array): void {
   } catch (err) {
     fs.rmSync(temp, { force: true });
     throw err;
+  }
+}
+/**
+ * Waits, inside `dir`, until a file written now gets a modification time strictly later
+ * than every file written before the call. File times come from a coarse clock (a few ms
+ * per tick), so files written within one tick share a time: a probe file is written, then
+ * rewritten (1 ms apart) until its time moves past the first one, then removed. Costs at
+ * most one tick; gives up after `limitMs` (the caller's later file then merely shares a
+ * time with earlier ones).
+ */
+export function waitForNextFileTime(dir: string, limitMs = 1000): void {
+  const probe = join(dir, '.tick-probe');
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  try {
+    fs.writeFileSync(probe, 'x');
+    const first = fs.statSync(probe, { bigint: true }).mtimeNs;
+    for (let waited = 0; waited < limitMs; waited++) {
+      Atomics.wait(sleeper, 0, 0, 1);
+      fs.writeFileSync(probe, 'x');
+      if (fs.statSync(probe, { bigint: true }).mtimeNs > first) break;
+    }
+  } finally {
+    fs.rmSync(probe, { force: true });
   }
 }
 /** A second name for an existing file (a hard link); copies it where links are refused. */

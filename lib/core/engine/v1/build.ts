@@ -143,13 +143,13 @@ function packsMatch(cache: string, packs: readonly FileRecord[]): boolean {
 }
 
 /**
- * Whether every pack is a regular file of its recorded size last modified no later than the
- * state file was written (../pack-check.ts): then none was written since, and none needs reading.
+ * Whether every pack is a regular file of its recorded size last modified before the state
+ * file was written (./pack-check.ts): then none was written since, and none needs reading.
  */
 function packsUnwritten(cache: string, packs: readonly FileRecord[], writtenNs: bigint): boolean {
   for (const p of packs) {
     const st = fs.statBigOrNull(join(cache, packPath(p.sha256)));
-    if (st === null || !st.isFile() || st.size !== BigInt(p.bytes) || st.mtimeNs > writtenNs) return false;
+    if (st === null || !st.isFile() || st.size !== BigInt(p.bytes) || st.mtimeNs >= writtenNs) return false;
   }
   return true;
 }
@@ -519,6 +519,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
           else fs.createFileFrom(join(temp, w.name), w.chunks);
         }
         fs.writeFile(join(temp, MANIFEST_FILE), manifest);
+        // The state's time must be later than every pack's (./pack-check.ts).
+        fs.waitForNextFileTime(temp);
         fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps));
       },
       o.force, // without --force, a cache another build put there meanwhile is not replaced
@@ -531,6 +533,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
 /** The build state is a hint: failing to refresh it costs the next build time, nothing else. */
 function writeStateQuietly(cache: string, header: StateHeader, paths: readonly string[], stamps: readonly string[]): void {
   try {
+    fs.waitForNextFileTime(cache);
     fs.replaceFile(join(cache, STATE_FILE), stateText(header, paths, stamps));
   } catch {
     // e.g. a read-only cache directory: the cache itself is current and intact.

@@ -1,7 +1,9 @@
 // Whether a v1 cache's packs are whole, cheaply. The build state is written after every
-// pack of its cache (./build.ts), so a pack last modified no later than the state file was
-// not written since the build that wrote or checked it, and is not read; any other pack
-// (modified later, or no state at all) is hashed whole and compared with its name. Used by
+// pack of its cache, in a later tick of the file clock (./build.ts waits for one), so a pack
+// last modified before the state file was not written since the build that wrote or checked
+// it, and is not read; any other pack (modified at the state's time or later — a write in the
+// same clock tick as the state shares its time — or no state at all) is hashed whole and
+// compared with its name. Used by
 // a rebuild before it reuses a pack (a damaged one is never carried into the new cache) and
 // by status (a cache with a damaged pack is not current). Damage without a write (the
 // disk's own), or a write whose modification time was set back, is found by `verify`,
@@ -29,7 +31,7 @@ export class PackCheck {
   private readonly cache: string;
   /** When the cache's build state was written (ns), or null without one. */
   private readonly writtenNs: bigint | null;
-  /** Packs hashed whole (modified after the state, or no state). */
+  /** Packs hashed whole (modified at or after the state's time, or no state). */
   hashed = 0;
 
   constructor(cache: string, state: BuildState | null) {
@@ -37,14 +39,14 @@ export class PackCheck {
     this.writtenNs = state?.writtenNs ?? null;
   }
 
-  /** Whether the pack of `record` is a regular file of its size, unwritten since the state or hashing to its name. */
+  /** Whether the pack of `record` is a regular file of its size, written before the state or hashing to its name. */
   isIntact(record: FileRecord): boolean {
     if (this.intact.has(record.sha256)) return true;
     const path = join(this.cache, packPath(record.sha256));
     try {
       const st = fs.statBigOrNull(path);
       if (st === null || !st.isFile() || st.size !== BigInt(record.bytes)) return false;
-      if (this.writtenNs === null || st.mtimeNs > this.writtenNs) {
+      if (this.writtenNs === null || st.mtimeNs >= this.writtenNs) {
         this.hashed++;
         if (sha256Hex(readWhole(path, record.bytes)) !== record.sha256) return false;
       }

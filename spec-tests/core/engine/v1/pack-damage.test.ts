@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { buildCacheV1, type V1BuildSummary } from '../../../../lib/core/engine/v1/build.js';
 import { readManifest } from '../../../../lib/core/engine/v1/manifest.js';
 import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
+import { PackCheck } from '../../../../lib/core/engine/v1/pack-check.js';
+import { readState, STATE_FILE } from '../../../../lib/core/engine/v1/state.js';
 import { cacheStatus } from '../../../../lib/core/operations/status.js';
 
 const build = (sources: string, cache: string, force: boolean): Promise<V1BuildSummary> =>
@@ -103,4 +105,34 @@ t.test('an intact cache whose packs were written after its state (a copy, say) i
   const first = await build(src, cache, true);
   t.equal(first.unchanged, true, 'found intact by hashing: unchanged');
   t.equal((await verifyV1(cache)).valid, true);
+});
+
+// The race the first version of the check lost under load: file times come from a coarse
+// clock, so a byte flipped within the clock tick that wrote the build state got the state's
+// very time, and a "modified after the state" rule trusted the damaged pack.
+t.test('a pack damaged right after the build that wrote it (the same clock tick) is still found', async (t) => {
+  const dir = t.testdir({ src: corpus() });
+  const src = join(dir, 'src');
+  age(src);
+  for (let round = 0; round < 5; round++) {
+    const cache = join(dir, `cache${round}`);
+    await build(src, cache, false);
+    flip(cache, packsOf(cache)[round] as Pack);
+    const status = cacheStatus(cache, { sources: null, sourcesLabel: null });
+    t.equal(status.current, false, `round ${round}: status does not call the cache current`);
+    t.equal((await build(src, cache, true)).unchanged, false, `round ${round}: the rebuild rewrites the cache`);
+    t.equal((await verifyV1(cache)).valid, true, `round ${round}: verify passes after the rebuild`);
+  }
+});
+
+t.test('the state is written in a later clock tick than every pack, so a fresh cache is trusted without hashing', async (t) => {
+  const { cache } = await setUp(t);
+  const state = readState(readFileSync(join(cache, STATE_FILE), 'utf8'), statSync(join(cache, STATE_FILE), { bigint: true }).mtimeNs);
+  if (state === null) throw new Error('no build state');
+  const check = new PackCheck(cache, state);
+  const top = readManifest(readFileSync(join(cache, 'manifest.json'), 'utf8'));
+  if (Array.isArray(top)) throw new Error('manifest');
+  t.ok(top.packs.every((p) => check.isIntact(p)), 'every pack intact');
+  t.equal(check.hashed, 0, 'and none hashed: each was written before the state');
+  t.same(readdirSync(cache).filter((n) => n.includes('tick')), [], 'no probe file left in the cache');
 });
