@@ -157,8 +157,8 @@ t.test('a byte order mark is not content; the first heading still starts at 0', 
 });
 
 t.test('empty documents and documents without headings', async (t) => {
-  t.same(parseMarkdown(''), { frontMatter: null, headings: [] });
-  t.same(parseMarkdown('\n\n  \n'), { frontMatter: null, headings: [] });
+  t.same(parseMarkdown(''), { frontMatter: null, headings: [], blocks: [] });
+  t.same(parseMarkdown('\n\n  \n'), { frontMatter: null, headings: [], blocks: [] });
   t.same(parseMarkdown('Just a paragraph.\n\n- a list\n\n> a quote\n').headings, []);
 });
 
