@@ -11,8 +11,8 @@
 //   trail) when both fit the cap; a heading's small introduction before its first
 //   sub-heading, a first section, or one that could not join, takes in the one after it
 //   (keeping its own slug and trail) when both fit; a whitespace-only leading part too;
-// - ids: the first section with a given heading slug has it; later ones (parts cut from
-//   one heading) have `slug~2`, `slug~3`, ... in document order; no slug holds a `~`;
+// - ids: a heading's section has its slug; when its text is cut at blocks, the k-th piece is
+//   `slug~k` (k >= 2), whether or not the first piece merged away; no slug holds a `~`;
 // - the sections tile the text: concatenating their slices gives the document back.
 
 import { ContextError } from '../../errors.js';
@@ -53,6 +53,8 @@ interface Part {
   bytes: number;
   /** Small: takes in the part after it if both fit. */
   wantsNext: boolean;
+  /** 1 for a heading's (or the leading text's) first piece, k for its k-th when cut at blocks. */
+  readonly piece: number;
 }
 
 /** UTF-8 length of text[start, end): a lone surrogate counts 3 bytes, as its U+FFFD would. */
@@ -163,7 +165,8 @@ class Cutter {
       const end = h === null ? part.end : h.start;
       if (end > start) {
         const lead = h !== null && start === part.start;
-        this.refine({ start, end, slug, trail, own, lead: lead || (start === part.start && part.lead), bytes: utf8Length(this.text, start, end), wantsNext: false });
+        const bytes = utf8Length(this.text, start, end);
+        this.refine({ start, end, slug, trail, own, lead: lead || (start === part.start && part.lead), bytes, wantsNext: false, piece: 1 });
       }
       if (h !== null) {
         start = h.start;
@@ -183,7 +186,7 @@ class Cutter {
     const { text, cap, blocks } = this;
     let pos = part.start;
     let left = part.bytes;
-    let first = true;
+    let piece = 1;
     while (pos < part.end) {
       let cut = part.end;
       let bytes = left;
@@ -229,8 +232,8 @@ class Cutter {
           bytes = size;
         }
       }
-      this.out.push({ start: pos, end: cut, slug: part.slug, trail: part.trail, own: first ? part.own : -1, lead: false, bytes, wantsNext: false });
-      first = false;
+      this.out.push({ start: pos, end: cut, slug: part.slug, trail: part.trail, own: piece === 1 ? part.own : -1, lead: false, bytes, wantsNext: false, piece });
+      piece++;
       left -= bytes;
       pos = cut;
     }
@@ -318,18 +321,29 @@ export function splitSections(text: string, structure: MarkdownStructure, option
     merged.pop();
   }
 
-  // Ids, and the headings inside each section.
-  const seen = new Map<string, number>();
+  // Ids, and the headings inside each section. The k-th piece of a heading's text is
+  // slug~k (a piece merged into a neighbour has no id of its own). Heading slugs are unique
+  // and hold no '~', so ids can only meet when the leading part ('') and a heading whose
+  // slug is '' (an emoji-only heading) both exist: a taken id becomes slug~N, N one above
+  // the largest N given to that slug so far.
+  const seen = new Set<string>();
+  const largest = new Map<string, number>();
   let next = 0;
   return merged.map((p) => {
-    const count = seen.get(p.slug);
-    seen.set(p.slug, (count ?? 0) + 1);
+    let n = p.piece;
+    let id = n === 1 ? p.slug : `${p.slug}~${n}`;
+    while (seen.has(id)) {
+      n = Math.max(n, largest.get(p.slug) ?? 1) + 1;
+      id = `${p.slug}~${n}`;
+    }
+    seen.add(id);
+    largest.set(p.slug, Math.max(n, largest.get(p.slug) ?? 1));
     const first = next;
     while (next < headings.length && (headings[next] as Heading).start < p.end) next++;
     return {
       start: p.start,
       end: p.end,
-      slug: count === undefined ? p.slug : `${p.slug}~${count + 1}`,
+      slug: id,
       trail: p.trail,
       headings: headings.slice(first, next).map((h) => h.text),
     };
@@ -337,5 +351,5 @@ export function splitSections(text: string, structure: MarkdownStructure, option
 }
 
 function part(start: number, end: number, slug: string, trail: readonly string[], own: number): Part {
-  return { start, end, slug, trail, own, lead: false, bytes: 0, wantsNext: false };
+  return { start, end, slug, trail, own, lead: false, bytes: 0, wantsNext: false, piece: 1 };
 }
