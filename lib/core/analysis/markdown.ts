@@ -52,7 +52,9 @@ export interface MarkdownOptions {
 const HEADING_ID = /[ \t]*\{[ \t]*(?:#([\p{L}\p{N}_.:-]+)|\/\*[ \t]*([\p{L}\p{N}_.:-]+)[ \t]*\*\/)[ \t]*\}[ \t]*$/u;
 
 function headingId(content: string): { content: string; id: string } | null {
-  if (!content.endsWith('}')) return null;
+  let last = content.length - 1;
+  while (last >= 0 && (content.charCodeAt(last) === 0x20 || content.charCodeAt(last) === 0x09)) last--;
+  if (content.charCodeAt(last) !== 0x7d) return null;
   const m = HEADING_ID.exec(content);
   if (m === null) return null;
   // An escaped brace (`\{#id}`) is literal text.
