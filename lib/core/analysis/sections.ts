@@ -133,6 +133,7 @@ class Cutter {
     private readonly trails: readonly (readonly string[])[],
     private readonly blocks: readonly number[],
     private readonly cap: number,
+    private readonly minBytes: number,
     private readonly out: Part[],
   ) {
     this.headingStarts = headings.map((h) => h.start);
@@ -179,8 +180,9 @@ class Cutter {
 
   /**
    * Cuts a heading-less stretch into pieces of at most `cap` bytes, each as long as it can
-   * be: ending at the last top-level block start that fits, else (one block over the cap)
-   * the last line start, else (one line over the cap) the last code point that fits.
+   * be: ending at the last top-level block start that fits (unless that piece would be under
+   * minBytes and a later line start fits), else (one block over the cap) the last line
+   * start, else (one line over the cap) the last code point that fits.
    */
   private cutBlocks(part: Part): void {
     const { text, cap, blocks } = this;
@@ -221,9 +223,13 @@ class Cutter {
         // The last block start in (pos, i].
         const b = lowerBound(blocks, i + 1) - 1;
         const block = b >= 0 ? (blocks[b] as number) : -1;
-        if (block > pos) {
+        const blockBytes = block > pos ? utf8Length(text, pos, block) : 0;
+        // A block start that would leave a piece under minBytes (a heading and a short
+        // intro before a long code block) gives way to a later line start: the intro stays
+        // with the start of what it introduces.
+        if (block > pos && (blockBytes >= this.minBytes || lineStart <= block)) {
           cut = block;
-          bytes = utf8Length(text, pos, block);
+          bytes = blockBytes;
         } else if (lineStart > pos) {
           cut = lineStart;
           bytes = lineBytes;
@@ -276,7 +282,7 @@ export function splitSections(text: string, structure: MarkdownStructure, option
 
   // Cut what is over the cap.
   const parts: Part[] = [];
-  const cutter = new Cutter(text, headings, trails, structure.blocks, cap, parts);
+  const cutter = new Cutter(text, headings, trails, structure.blocks, cap, minBytes, parts);
   for (const p of top) {
     p.bytes = utf8Length(text, p.start, p.end);
     cutter.refine(p);

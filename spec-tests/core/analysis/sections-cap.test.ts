@@ -78,17 +78,20 @@ t.test('a huge heading-less page: cut between paragraphs, ids "", ~2, ~3, ...', 
 
 t.test('a 5,000-line code block: cut at line starts, the text before it whole', async (t) => {
   const code = Array.from({ length: 5000 }, (_, i) => `const value${i} = compute(${i}); // line ${i}\n`).join('');
-  const text = `# API\n\nIntro text.\n\n## Example\n\n${paragraph(1)}\`\`\`js\n${code}\`\`\`\n\n${paragraph(2)}`;
+  const text = `# API\n\n${paragraph(0).repeat(5)}## Example\n\n${paragraph(1)}\`\`\`js\n${code}\`\`\`\n\n${paragraph(2)}`;
   const sections = check(t, text);
   const example = sections.filter((s) => base(s.slug) === 'example');
   t.ok(example.length > 10, 'the section is cut into many pieces');
-  t.same(example.slice(0, 3).map((s) => s.slug), ['example~2', 'example~3', 'example~4'], 'stable suffixes: the k-th piece is ~k');
+  t.same(example.slice(0, 3).map((s) => s.slug), ['example', 'example~2', 'example~3'], 'stable suffixes: the k-th piece is ~k');
   t.ok(example.every((s) => s.start === 0 || text[s.start - 1] === '\n'), 'every cut at a line start');
   t.ok(example.every((s) => s.trail.join('>') === 'API>Example'), 'every piece keeps the trail');
-  const first = sections.find((s) => text.slice(s.start, s.end).includes('## Example'))!;
-  t.ok(text.slice(first.start, first.end).endsWith(paragraph(1)), 'the paragraph before the fence ends a unit: the fence starts a block');
-  t.equal(first.slug, 'api', 'that small first piece (heading and paragraph) joined the small section before it');
-  t.same(example.slice(0, 2).map((s) => text.slice(s.start, s.start + 5)), ['```js', 'const'], 'example~2 is the fence, example~3 goes on inside it');
+  const first = example[0]!;
+  t.ok(text.slice(first.start, first.end).startsWith(`## Example\n\n${paragraph(1)}\`\`\`js\nconst value0`), 'a short intro stays with the start of the code it introduces (no piece under minBytes)');
+  // With an intro of at least minBytes, the cut falls at the fence's start: blocks stay whole where they can.
+  const long = `## Example\n\n${paragraph(1).repeat(6)}\`\`\`js\n${code}\`\`\`\n`;
+  const pieces = check(t, long);
+  t.equal(long.slice(pieces[1]!.start, pieces[1]!.start + 5), '```js', 'example~2 starts at the fence');
+  t.same(pieces.slice(0, 2).map((s) => s.slug), ['example', 'example~2']);
 });
 
 t.test('deeply nested headings h1..h6: cut at the shallowest deeper level first, trails to h6', async (t) => {
