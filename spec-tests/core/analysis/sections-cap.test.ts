@@ -10,7 +10,7 @@
 // cut at a code point boundary; sub-parts are `slug~2`, `slug~3`, ...; merges never go over
 // the cap; the sections still tile the text.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import { ContextError } from '../../../lib/errors.js';
 import { parseMarkdown, type Heading } from '../../../lib/core/analysis/markdown.js';
@@ -57,7 +57,7 @@ function broken(text: string, sections: readonly Section[], options: SectionOpti
   return null;
 }
 
-function check(t: Tap.Test, text: string, options: SectionOptions = RULES): Section[] {
+function check(t: Test, text: string, options: SectionOptions = RULES): Section[] {
   const sections = split(text, options);
   t.equal(broken(text, sections, options), null, 'tiled, under the cap, unique ordered ids, trails kept');
   t.same(split(text, options), sections, 'deterministic: the same text cuts the same way');
