@@ -320,12 +320,9 @@ export function splitSections(text: string, structure: MarkdownStructure, option
     p.wantsNext = p.bytes < minBytes || leadingBlank;
     merged.push(p);
   }
-  const last = merged[merged.length - 1] as Part;
-  const beforeLast = merged[merged.length - 2];
-  if (last.wantsNext && last.bytes < minBytes && beforeLast !== undefined && fits(beforeLast, last)) {
-    absorb(beforeLast, last);
-    merged.pop();
-  }
+  // A part still wanting the next at the end could not join the one before it either (a
+  // small part is only left wanting when that did not fit, and a heading's introduction is
+  // followed by its sub-headings' parts, more than the cap together).
 
   // Ids, and the headings inside each section. The k-th piece of a heading's text is
   // slug~k (a piece merged into a neighbour has no id of its own). Heading slugs are unique

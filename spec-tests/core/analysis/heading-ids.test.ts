@@ -36,6 +36,7 @@ t.test('ids stay unique in the document', async (t) => {
   t.same(read('## A {#x}\n## B {#x}\n'), [['A', 'x'], ['B', 'x-1']], 'a repeated id is numbered like a repeated heading');
   t.same(read('## Usage {#usage}\n## Usage\n'), [['Usage', 'usage'], ['Usage', 'usage-1']], 'a slug made later meets the id');
   t.same(read('## Usage\n## Usage {#usage}\n## Usage\n'), [['Usage', 'usage'], ['Usage', 'usage-1'], ['Usage', 'usage-1-1']], 'every slug stays distinct');
+  t.same(read('## X {#a}\n## Y {#a-1}\n## Z {#a}\n'), [['X', 'a'], ['Y', 'a-1'], ['Z', 'a-2']], 'the next free number');
   const doc = '> ## Quoted {#q}\n\n## Q {#q}\n';
   t.same(read(doc), [['Q', 'q-1']], 'a nested heading\'s id takes part in numbering');
 });

@@ -146,6 +146,11 @@ t.test('small neighbours merge, never over the cap; a small introduction joins t
   t.ok(text.slice(sections[0]!.start, sections[0]!.end).includes('### Install'), 'the intro took in the h3 after it and keeps the h2 id and trail');
   t.same(sections[0]!.trail, ['Guide']);
   t.ok(text.slice(sections[0]!.start, sections[0]!.end).includes('### Tiny'), 'the tiny h3 joined the section before it');
+  // A small introduction that cannot take in the sub-heading after it (too big together) joins the section before it.
+  const intro = `## A\n\n${'a'.repeat(600)}\n\n## B\n\nshort\n\n### C\n\n${'c'.repeat(980)}\n\n### D\n\n${'d'.repeat(300)}\n`;
+  const joined = check(t, intro, { splitLevel: 2, minBytes: 200, maxBytes: 1000 });
+  t.same(joined.map((s) => s.slug), ['a', 'c', 'd']);
+  t.ok(intro.slice(joined[0]!.start, joined[0]!.end).endsWith('## B\n\nshort\n\n'), 'B\'s introduction ends the unit before it');
   const full = `## A\n\n${'x'.repeat(3060)}\n\n## B\n\ntiny\n`;
   const two = check(t, full);
   t.same(two.map((s) => s.slug), ['a', 'b'], 'a tiny section stays alone when joining would go over the cap');
