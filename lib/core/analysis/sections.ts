@@ -193,11 +193,15 @@ class Cutter {
       let cut = part.end;
       let bytes = left;
       if (left > cap) {
-        // The longest prefix of whole code points within the cap; line starts met on the way.
+        // The longest prefix of whole code points within the cap; the line starts met on the
+        // way, and which of them start a top-level block (block starts are line starts).
         let i = pos;
         let size = 0;
         let lineStart = -1;
         let lineBytes = 0;
+        let block = -1;
+        let blockBytes = 0;
+        let b = lowerBound(blocks, pos + 1);
         for (;;) {
           const c = text.charCodeAt(i);
           let width = 1;
@@ -218,12 +222,13 @@ class Cutter {
           if (c === 0x0a || (c === 0x0d && text.charCodeAt(i) !== 0x0a)) {
             lineStart = i;
             lineBytes = size;
+            while (b < blocks.length && (blocks[b] as number) < i) b++;
+            if (blocks[b] === i) {
+              block = i;
+              blockBytes = size;
+            }
           }
         }
-        // The last block start in (pos, i].
-        const b = lowerBound(blocks, i + 1) - 1;
-        const block = b >= 0 ? (blocks[b] as number) : -1;
-        const blockBytes = block > pos ? utf8Length(text, pos, block) : 0;
         // A block start that would leave a piece under minBytes (a heading and a short
         // intro before a long code block) gives way to a later line start: the intro stays
         // with the start of what it introduces.
