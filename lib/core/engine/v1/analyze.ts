@@ -65,8 +65,11 @@ export function analyzeDocument(
         });
   return parts.map((part) => {
     counter.count(text, BODY, Math.max(part.start, bodyStart), Math.max(part.end, bodyStart), ascii);
-    // The trail's last entry is the section's own heading, already among its headings.
-    for (const h of part.trail.slice(0, -1)) counter.count(h, HEADINGS);
+    // The trail's last entry is the section's own heading, already among its headings,
+    // except in the second and later pieces of a heading's text (slug~k), which hold no
+    // heading of their own but still belong under it.
+    const above = part.slug.includes('~') ? part.trail : part.trail.slice(0, -1);
+    for (const h of above) counter.count(h, HEADINGS);
     for (const h of part.headings) counter.count(h, HEADINGS);
     counter.countTerms(titleTerms, TITLE);
     counter.countTerms(pathTerms, PATH);
