@@ -1,6 +1,6 @@
-// CommonMark block structure, one line at a time, for one purpose: finding the headings at
+// CommonMark block structure, one line at a time, for two purposes: finding the headings at
 // the top level of a document (not inside a block quote or list item) with their exact
-// line spans. It follows the reference parsing strategy (commonmark.js / cmark, which
+// line spans, and where its top-level blocks start (where sections may be cut). It follows the reference parsing strategy (commonmark.js / cmark, which
 // GitHub uses): containers (block quotes, lists, items) continue or close, leaves (fenced
 // and indented code, HTML blocks, paragraphs) take lines, and only a paragraph may become a
 // setext heading or continue lazily. Linear: each line is looked at a bounded number of
@@ -24,6 +24,10 @@ export interface RawHeading {
 
 export interface BlockScan {
   readonly headings: readonly RawHeading[];
+  /** Where each top-level block starts (the start of its first line), ascending: paragraphs,
+   * headings, thematic breaks, code (fenced or indented), HTML blocks, block quotes, lists,
+   * and each item of a top-level list. */
+  readonly blockStarts: readonly number[];
   /** The normalised labels of every link reference definition in the document. */
   definitionLabels(): Set<string>;
 }
@@ -129,6 +133,7 @@ class BlockScanner {
   private allClosed = true;
   private lastMatched = 0;
   readonly headings: RawHeading[] = [];
+  readonly blockStarts: number[] = [];
   /** Line spans of paragraphs that may open with link reference definitions. */
   private readonly definitionSources: number[][] = [];
 
@@ -622,6 +627,7 @@ class BlockScanner {
   /** Closes blocks that cannot hold `kind`, then opens it under the tip. */
   private addChild(kind: number): Block {
     while (!canContain(this.tip.kind, kind)) this.finalizeTip();
+    if (this.stack.length === 1 || (this.stack.length === 2 && kind === ITEM)) this.markBlockStart();
     this.tip.hasChild = true;
     const block = new Block(kind);
     this.stack.push(block);
@@ -631,8 +637,15 @@ class BlockScanner {
   /** Places a heading or thematic break; returns whether it sits at the top level. */
   private addOneLineLeaf(): boolean {
     while (!canContain(this.tip.kind, ONE_LINE_LEAF)) this.finalizeTip();
+    if (this.stack.length === 1) this.markBlockStart();
     this.tip.hasChild = true;
     return this.stack.length === 1;
+  }
+
+  /** A top-level block (or top-level list item) starts on the current line. */
+  private markBlockStart(): void {
+    const starts = this.blockStarts;
+    if (starts.length === 0 || (starts[starts.length - 1] as number) < this.lineStart) starts.push(this.lineStart);
   }
 
   private addLine(block: Block): void {
@@ -668,5 +681,5 @@ class BlockScanner {
 export function scanBlocks(text: string, lineFrom: number, from: number): BlockScan {
   const scanner = new BlockScanner(text);
   scanner.scan(lineFrom, from);
-  return { headings: scanner.headings, definitionLabels: () => scanner.definitionLabels() };
+  return { headings: scanner.headings, blockStarts: scanner.blockStarts, definitionLabels: () => scanner.definitionLabels() };
 }

@@ -9,6 +9,10 @@
 // - Slugs come from github-slugger, one slugger per document, fed every heading in document
 //   order with the text GitHub anchors (image alt excluded), so duplicates get -1, -2.
 // - MDX goes through the same parser: import/export lines and JSX are just text.
+// - With `headingIds` (engine v1 turns it on), a heading ending in `{#id}`, `{ #id }` or MDX
+//   `{/*id*/}` has that id as its slug, and the braces are not part of its text
+//   (docs/engine.md "Units that fit"); slugs stay unique within the document.
+// - `blocks`: where top-level blocks start, the places sections may be cut between blocks.
 
 import GithubSlugger from 'github-slugger';
 import { parseFrontMatter, type FrontMatter } from './front-matter.js';
@@ -32,11 +36,37 @@ export interface Heading {
 export interface MarkdownStructure {
   readonly frontMatter: FrontMatter | null;
   readonly headings: readonly Heading[];
+  /** UTF-16 offsets where top-level blocks (and items of top-level lists) start, ascending. */
+  readonly blocks: readonly number[];
+}
+
+export interface MarkdownOptions {
+  // Read `{#id}`, `{ #id }` and MDX `{/*id*/}` at the end of a heading as its anchor
+  // (default false: GitHub's reading).
+  readonly headingIds?: boolean;
+}
+
+// A custom heading id at the end of a heading's raw content: `{#id}` / `{ #id }` (Docusaurus,
+// kramdown, Pandoc) or `{/*id*/}` (MDX sites such as react.dev). An id is letters, digits,
+// `_`, `-`, `.` and `:` (never `~`, which section ids use for sub-parts).
+const HEADING_ID = /[ \t]*\{[ \t]*(?:#([\p{L}\p{N}_.:-]+)|\/\*[ \t]*([\p{L}\p{N}_.:-]+)[ \t]*\*\/)[ \t]*\}[ \t]*$/u;
+
+function headingId(content: string): { content: string; id: string } | null {
+  let last = content.length - 1;
+  while (last >= 0 && (content.charCodeAt(last) === 0x20 || content.charCodeAt(last) === 0x09)) last--;
+  if (content.charCodeAt(last) !== 0x7d) return null;
+  const m = HEADING_ID.exec(content);
+  if (m === null) return null;
+  // An escaped brace (`\{#id}`) is literal text.
+  let slashes = 0;
+  for (let i = m.index - 1; i >= 0 && content.charCodeAt(i) === 0x5c; i--) slashes++;
+  if (slashes % 2 === 1) return null;
+  return { content: content.slice(0, m.index), id: (m[1] ?? m[2]) as string };
 }
 
 const NO_DEFINITIONS: ReadonlySet<string> = new Set();
 
-export function parseMarkdown(text: string): MarkdownStructure {
+export function parseMarkdown(text: string, options: MarkdownOptions = {}): MarkdownStructure {
   if (typeof text !== 'string') throw new TypeError('parseMarkdown: text must be a string');
   // A byte order mark is not content (CommonMark implementations drop it).
   const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -47,11 +77,21 @@ export function parseMarkdown(text: string): MarkdownStructure {
   const definitions = scan.headings.some((h) => h.content.includes(']')) ? scan.definitionLabels() : NO_DEFINITIONS;
   // GitHub numbers duplicate anchors over every heading, nested ones included.
   const slugger = new GithubSlugger();
+  // Custom ids may repeat, or equal a slug the slugger made or will make: a taken one gets
+  // -1, -2, ... as the slugger numbers its own (without custom ids nothing is ever taken).
+  const taken = new Set<string>();
   const headings: Heading[] = [];
   for (const raw of scan.headings) {
-    const rendered = renderHeadingText(raw.content, definitions);
-    const slug = slugger.slug(rendered.anchorText);
+    const custom = options.headingIds === true ? headingId(raw.content) : null;
+    const rendered = renderHeadingText(custom === null ? raw.content : custom.content, definitions);
+    let slug = custom === null ? slugger.slug(rendered.anchorText) : custom.id;
+    if (taken.has(slug)) {
+      let n = 1;
+      while (taken.has(`${slug}-${n}`)) n++;
+      slug = `${slug}-${n}`;
+    }
+    taken.add(slug);
     if (raw.topLevel) headings.push({ level: raw.level, text: rendered.text, slug, start: raw.start, end: raw.end });
   }
-  return { frontMatter, headings };
+  return { frontMatter, headings, blocks: scan.blockStarts };
 }

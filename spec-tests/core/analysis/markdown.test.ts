@@ -157,8 +157,8 @@ t.test('a byte order mark is not content; the first heading still starts at 0', 
 });
 
 t.test('empty documents and documents without headings', async (t) => {
-  t.same(parseMarkdown(''), { frontMatter: null, headings: [] });
-  t.same(parseMarkdown('\n\n  \n'), { frontMatter: null, headings: [] });
+  t.same(parseMarkdown(''), { frontMatter: null, headings: [], blocks: [] });
+  t.same(parseMarkdown('\n\n  \n'), { frontMatter: null, headings: [], blocks: [] });
   t.same(parseMarkdown('Just a paragraph.\n\n- a list\n\n> a quote\n').headings, []);
 });
 
@@ -169,4 +169,31 @@ t.test('MDX goes through the same parser: import/export and JSX lines are text o
 
 t.test('bad input is a TypeError, not a wrong answer', async (t) => {
   t.throws(() => parseMarkdown(42 as unknown as string), TypeError);
+});
+
+// "Answers that fit, by default", What to build item 2: sections over the cap are cut "at
+// block boundaries (paragraphs, lists, whole code fences and tables)": the structure lists
+// where top-level blocks (and items of top-level lists) start, and nothing inside a block.
+t.test('blocks: where top-level blocks and top-level list items start', async (t) => {
+  const doc = [
+    '---\ntitle: x\n---\n', // front matter: not Markdown, no block
+    'A paragraph\nwith two lines.\n\n', // paragraph
+    '| a | b |\n|---|---|\n| 1 | 2 |\n\n', // a table: one paragraph to CommonMark
+    '- one\n  continued\n- two\n\n  - nested\n', // list: the list and each top-level item
+    '```\ncode\n\n# not a heading\n```\n', // a fence, whole
+    '> quote\nlazy\n\n', // block quote with a lazy line
+    'Setext\n---\n', // a setext heading (the paragraph's start)
+    '<div>\n\ninside\n\n', // HTML block ends at the blank line; then a paragraph
+    '    indented\n', // indented code
+    '***\n', // thematic break
+  ].join('');
+  const starts = parseMarkdown(doc).blocks;
+  const lineOf = (needle: string): number => doc.indexOf(needle);
+  t.same(
+    starts,
+    ['A paragraph', '| a |', '- one', '- two', '```', '> quote', 'Setext', '<div>', 'inside', '    indented', '***'].map(lineOf),
+  );
+  t.notOk(starts.includes(lineOf('  - nested')), 'a nested list item is inside its item');
+  t.notOk(starts.includes(lineOf('# not a heading')), 'nothing inside a fence');
+  t.notOk(starts.includes(lineOf('lazy')), 'a lazy continuation line is not a block');
 });

@@ -50,7 +50,7 @@ export function analyzeDocument(
   countTokens: TokenCounter,
   counter: TermCounter,
 ): AnalyzedUnit[] {
-  const structure = parseMarkdown(text);
+  const structure = parseMarkdown(text, { headingIds: true });
   const bodyStart = structure.frontMatter?.end ?? 0;
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
@@ -58,11 +58,18 @@ export function analyzeDocument(
   const parts =
     granularity === 'file'
       ? [{ start: 0, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text) }]
-      : splitSections(text, structure, { splitLevel: SECTION_RULES.split_level, minBytes: SECTION_RULES.min_bytes });
+      : splitSections(text, structure, {
+          splitLevel: SECTION_RULES.split_level,
+          minBytes: SECTION_RULES.min_bytes,
+          maxBytes: SECTION_RULES.max_bytes,
+        });
   return parts.map((part) => {
     counter.count(text, BODY, Math.max(part.start, bodyStart), Math.max(part.end, bodyStart), ascii);
-    // The trail's last entry is the section's own heading, already among its headings.
-    for (const h of part.trail.slice(0, -1)) counter.count(h, HEADINGS);
+    // The trail's last entry is the section's own heading, already among its headings,
+    // except in the second and later pieces of a heading's text (slug~k), which hold no
+    // heading of their own but still belong under it.
+    const above = part.slug.includes('~') ? part.trail : part.trail.slice(0, -1);
+    for (const h of above) counter.count(h, HEADINGS);
     for (const h of part.headings) counter.count(h, HEADINGS);
     counter.countTerms(titleTerms, TITLE);
     counter.countTerms(pathTerms, PATH);

@@ -11,7 +11,7 @@ import type { RankingParams } from '../../ranking/bm25.js';
 import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
-export const FORMAT_VERSION = '3';
+export const FORMAT_VERSION = '4';
 export const GRANULARITIES = ['file', 'section'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
@@ -23,8 +23,12 @@ export const DEFAULT_RANKING = {
   fields: { body: 1, headings: 0.75, title: 1.5, path: 2.5 },
 } as const;
 
-/** Sections split at h1-h2; a section under 512 UTF-8 bytes joins a neighbour. */
-export const SECTION_RULES = { split_level: 2, min_bytes: 512 } as const;
+/**
+ * Sections split at h1-h2, then any over 3,072 UTF-8 bytes at deeper headings, blocks,
+ * lines (docs/engine.md "Units that fit": the cap was chosen from measured unit sizes); a
+ * section under 512 bytes joins a neighbour when both fit.
+ */
+export const SECTION_RULES = { split_level: 2, min_bytes: 512, max_bytes: 3072 } as const;
 
 export interface V1Options {
   readonly granularity: Granularity;
@@ -80,7 +84,9 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /** The options and ranking a v1 build_config records, or a reason it is not one. */
 export function parseBuildConfig(value: unknown): V1Config | string {
   if (!isObject(value)) return 'build_config is not an object';
-  if (value['engine'] === 'v1' && value['version'] === '2') return 'build_config is engine v1 format 2, which this version no longer reads (rebuild it with build --force)';
+  if (value['engine'] === 'v1' && (value['version'] === '2' || value['version'] === '3')) {
+    return `build_config is engine v1 format ${value['version']}, which this version no longer reads (rebuild it with build --force)`;
+  }
   if (value['version'] !== FORMAT_VERSION || value['engine'] !== 'v1') return `build_config is not engine v1 format ${FORMAT_VERSION}`;
   const granularity = GRANULARITIES.find((g) => g === value['granularity']);
   if (granularity === undefined) return 'unknown granularity';

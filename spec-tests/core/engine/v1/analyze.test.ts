@@ -109,3 +109,24 @@ t.test('docs/engine.md "What is ranked": fields of a unit — path without exten
   t.same(why('growing'), [['grow', { body: 1, headings: 1 }]]);
   t.same(why('lime'), [['lime', { body: 1 }]]);
 });
+
+// "Answers that fit, by default", What to build items 2 and 5: no unit over the cap recorded
+// in build_config, sub-parts addressed path#slug~k with their trail; custom heading ids
+// (`{/*id*/}`, `{ #id }`) set the slug and leave trails.
+t.test('units that fit: capped units, slug~k sub-parts, custom heading ids', async (t) => {
+  const code = Array.from({ length: 2000 }, (_, i) => `let value${i} = ${i};\n`).join('');
+  const doc = `# Reference { #ref }\n\n${para('The reference page lists every option with examples and defaults.')}\n## Usage {/*usage*/}\n\n${para('How to call it.')}\n\`\`\`js\n${code}\`\`\`\n`;
+  const dir = t.testdir({ src: { 'ref.mdx': doc } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
+  const cap = (manifestOf(cache).build_config['sections'] as { max_bytes: number }).max_bytes;
+  const units = unitsIn(unitsOf(cache), 'ref.mdx');
+  t.ok(units.every((u) => Buffer.byteLength(doc.slice(u.start, u.end)) <= cap), `every unit at most ${cap} bytes`);
+  t.equal(new Set(units.map((u) => u.slug)).size, units.length, 'ids unique');
+  t.same(units.slice(0, 3).map((u) => u.slug), ['ref', 'usage', 'usage~2'], 'custom ids; the usage section\'s second piece is usage~2');
+  t.ok(units.slice(1).every((u) => JSON.stringify(u.trail) === '["Reference","Usage"]'), 'every piece keeps the clean trail');
+  t.equal(units[units.length - 1]?.end, doc.length, 'the units tile the document');
+  const answer = JSON.parse(resolveText(cache, 'usage', 1000000)) as { documents: { id: string }[] };
+  const ids = answer.documents.map((d) => d.id);
+  t.ok(ids.includes('ref.mdx#usage') && ids.includes('ref.mdx#usage~2'), 'a later piece ranks with its heading (its text never says "usage")');
+});
