@@ -1,13 +1,13 @@
-// `context resolve --cache C --query Q --budget B [--format json|pretty]`: the v0 selection,
-// printed as the SelectionResult JSON (compact by default, as the reference prints it).
+// `context resolve --cache C --query Q --budget B [--format json|pretty|text] [--budget-scope content|answer]`:
+// the cache's engine selects, and the SelectionResult is printed (compact JSON by default, as the
+// reference prints it). For v1 caches the budget bounds the printed answer unless --budget-scope content.
 
 import { resolve as resolvePath } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { parseBudget, resolveTextParallel, resolveValueParallel, validateBudgetScope } from '../../core/operations/api.js';
+import { parseBudget, resolveTextParallel, validateBudgetScope } from '../../core/operations/api.js';
 import { parseFlags, required } from '../args.js';
 import { UsageError, type Command } from '../command.js';
 import { formatFlag } from './format-flag.js';
-import { selectionText } from '../selection-text.js';
 
 export const resolve: Command = {
   name: 'resolve',
@@ -41,16 +41,14 @@ export const resolve: Command = {
     const cache = resolvePath(io.cwd, required(args, 'cache'));
     const query = required(args, 'query');
     const budgetText = required(args, 'budget');
-    const text = args.values['format'] === 'text';
-    const format = text ? 'json' : formatFlag(args.values['format'], 'json', ['text']);
+    const format = args.values['format'] === 'text' ? 'text' : formatFlag(args.values['format'], 'json', ['text']);
     const budget = parseBudget(budgetText);
     const scopeText = args.values['budget-scope'];
     if (scopeText !== undefined && scopeText !== 'content' && scopeText !== 'answer') {
       throw new UsageError(`--budget-scope must be content or answer, not "${scopeText}"`);
     }
     const scope = validateBudgetScope(scopeText);
-    if (text) io.stdout(selectionText(await resolveValueParallel(cache, query, budget, availableParallelism(), scope)));
-    else io.stdout(await resolveTextParallel(cache, query, budget, format, availableParallelism(), scope));
+    io.stdout(await resolveTextParallel(cache, query, budget, format, availableParallelism(), scope));
     return 0;
   },
 };

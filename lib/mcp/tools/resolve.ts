@@ -101,7 +101,8 @@ export const resolveTool: Tool = {
       const budget = validateBudget(args['budget']);
       const query = validateQuery(args['query']);
       const scope = validateBudgetScope(args['budget_scope']);
-      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope));
+      // The cache's name as given: the URIs of omitted and merged units read back through it.
+      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope, args['cache'] as string));
     });
   },
 };

@@ -3,7 +3,7 @@
 // line on the budget. Numbers print as the JSON prints them (scores in the same binary32
 // form); nothing depends on the terminal, so the text is as deterministic as the JSON.
 
-import { compact, type Json } from '../json.js';
+import { compact, type Json } from '../../json.js';
 
 type Obj = { readonly [key: string]: Json | undefined };
 
