@@ -6,7 +6,7 @@ import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
 import { basename } from 'node:path';
 import { v1Manifest, openEngine, openEngineParallel, type BudgetScope, type DocumentEntry, type Engine, type ResolveOptions } from '../engine/engine.js';
-import { selectionText } from './selection-text.js';
+import { entryText, selectionText } from './selection-text.js';
 import type { V1VerifyReport } from '../engine/v1/verify.js';
 import { requireCacheDir } from '../store/locate.js';
 import { queryTerms } from '../analysis/text.js';
@@ -64,6 +64,13 @@ export function validateBudgetScope(scope: unknown): BudgetScope | undefined {
 /** How an answer is printed: compact JSON (the MCP text too), indented JSON, or text for people. */
 export type AnswerFormat = OutputFormat | 'text';
 
+/** One entry as each format prints it inside an answer (pretty: at depth 2), to estimate its cost. */
+const ENTRY_TEXT: Readonly<Record<AnswerFormat, (entry: Json) => string>> = {
+  json: (entry) => compact(entry) + ',',
+  pretty: (entry) => '    ' + pretty(entry).replace(/\n/g, '\n    ') + ',\n',
+  text: entryText,
+};
+
 /** The printed answer, exactly: what answer scope counts and what the faces print. */
 function printAnswer(value: Json, format: AnswerFormat): string {
   return format === 'text' ? selectionText(value) : render(value, format) + '\n';
@@ -77,7 +84,7 @@ function printAnswer(value: Json, format: AnswerFormat): string {
  * server's cache root holds that folder.
  */
 function answerText(engine: Engine, query: string, budget: number, format: AnswerFormat, scope: BudgetScope | undefined, cacheName: string): string {
-  const options: ResolveOptions = { render: (value) => printAnswer(value, format), printsContent: format !== 'text', cacheName };
+  const options: ResolveOptions = { render: (value) => printAnswer(value, format), printsContent: format !== 'text', entryText: ENTRY_TEXT[format], cacheName };
   return printAnswer(engine.resolve(query, budget, scope ?? (engine.name === 'v1' ? 'answer' : 'content'), options), format);
 }
 

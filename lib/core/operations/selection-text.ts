@@ -47,6 +47,12 @@ function entryLines(rank: number, doc: Obj, idWidth: number): string[] {
   return lines;
 }
 
+/** One entry's lines as selectionText prints them (rank and padding aside): what it adds to the text. */
+export function entryText(entry: Json): string {
+  const doc = asObj(entry);
+  return entryLines(1, doc, str(doc['id']).length).join('\n') + '\n';
+}
+
 export function selectionText(result: Json): string {
   const top = asObj(result);
   const selection = asObj(top['selection']);

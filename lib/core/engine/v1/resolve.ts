@@ -57,6 +57,8 @@ export interface ResolveOptions {
    */
   readonly render?: (answer: Json) => string;
   readonly printsContent?: boolean;
+  /** One entry as `render` prints it inside the answer (an estimate of its cost); compact JSON when not given. */
+  readonly entryText?: (entry: Json) => string;
   /** The cache's name in resource URIs (`context://NAME/PATH#SLUG`); no `uri` without it. */
   readonly cacheName?: string;
 }
@@ -286,28 +288,38 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const render = options.render ?? ((answer: Json): string => compact(answer) + '\n');
   const printsContent = options.render === undefined || options.printsContent === true;
   const answerExtra = (tokens: number): Record<string, Json> => ({ budget_scope: 'answer', answer_tokens: tokens });
-  /** The answer of `choice` at budget `b` and its exact token count (answer_tokens settled). */
-  const settle = (choice: Choice, b: number, raise: number | null): { value: Json; tokens: number; settled: boolean } => {
-    // answer_tokens is part of the answer: count until the number repeats.
-    let claimed = b;
-    let value = result(choice, b, raise, answerExtra(claimed));
-    let actual = count(render(value));
+  /**
+   * The answer of `choice` at budget `b` and its exact token count (answer_tokens settled).
+   * answer_tokens is part of the answer: it is counted with a guess in its place, then with
+   * the count, until the number repeats. A number's digits never share a token with what
+   * surrounds them (bytes4 counts bytes; the BPE encodings split digit runs into groups of
+   * 1-3 digits, each one token), so a count with as many digits as the guess is already
+   * settled: printing it in the guess's place changes nothing that is counted.
+   */
+  const settle = (choice: Choice, b: number, raise: number | null, guess = b): { value: Json; tokens: number; settled: boolean } => {
+    let claimed = guess;
+    let actual = count(render(result(choice, b, raise, answerExtra(claimed))));
     for (let k = 0; k < 8 && actual !== claimed; k++) {
+      if (String(actual).length === String(claimed).length) {
+        claimed = actual;
+        break;
+      }
       claimed = actual;
-      value = result(choice, b, raise, answerExtra(claimed));
-      actual = count(render(value));
+      actual = count(render(result(choice, b, raise, answerExtra(claimed))));
     }
-    return { value, tokens: actual, settled: actual === claimed };
+    return { value: result(choice, b, raise, answerExtra(claimed)), tokens: claimed, settled: actual === claimed || String(actual).length === String(claimed).length };
   };
-  // What an entry, or a list of omitted units, adds to the printed answer: the answer with
-  // it, less the answer without it (an estimate that guides the choice; the final count is exact).
+  // What an entry adds to the printed answer (its own text), and what a list of omitted units
+  // adds (the answer with it, less the answer without it): estimates that guide the choice;
+  // the final count is exact.
   const empty: Choice = { taken: [], omitted: [] };
   const base = count(render(result(empty, budget, null, answerExtra(budget))));
+  const entryText = options.entryText ?? ((entry: Json): string => compact(entry) + ',');
   const costs = new Map<number, number>();
   const costOf = (u: number): number => {
     let c = costs.get(u);
     if (c === undefined) {
-      c = Math.max(1, count(render(result({ taken: [u], omitted: [] }, budget, null, answerExtra(budget)))) - base);
+      c = Math.max(1, count(entryText(entryOf([u], u))));
       costs.set(u, c);
     }
     return c;
@@ -329,12 +341,13 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
    * the exact count of the answer (raise_budget_to reserved at its longest), dropping the
    * last unit while it exceeds `b`. With `probe`, also what a budget would need to take it.
    */
-  const choose = (b: number, probe = -1): { choice: Choice; need: number } => {
+  const choose = (b: number, probe = -1): { choice: Choice; need: number; tokens: number; spentAtFirstSkip: number } => {
     const taken: number[] = [];
     const skipped: number[] = [];
     let omitted: number[] = [];
     let spent = base;
     let need = 0;
+    let spentAtFirstSkip = -1;
     // Below this much left, no entry can fit: its content (when printed) or the smallest entry seen.
     let floor = printsContent ? minTokens : 1;
     for (let i = 0, u = unitAt(0); u >= 0 && b - spent >= floor; u = unitAt(++i)) {
@@ -342,6 +355,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       // Its content alone does not fit: its entry, which holds it, cannot either.
       if (printsContent && spent + tokens > b) {
         if (u === probe) need = spent + costOf(u);
+        if (skipped.length === 0) spentAtFirstSkip = spent;
         skipped.push(u);
         continue;
       }
@@ -351,6 +365,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       const extra = next.length === omitted.length ? 0 : omitCostOf(next) - omitCostOf(omitted);
       if (spent + cost + extra > b) {
         if (u === probe) need = spent + cost + extra;
+        if (skipped.length === 0) spentAtFirstSkip = spent;
         skipped.push(u);
         continue;
       }
@@ -360,25 +375,27 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     for (;;) {
       const choice = { taken, omitted: omittedOf(taken) };
-      const { tokens, settled } = settle(choice, b, choice.omitted.length > 0 ? RAISE_PLACEHOLDER : null);
-      if ((settled && tokens <= b) || taken.length === 0) return { choice, need };
+      const { tokens, settled } = settle(choice, b, choice.omitted.length > 0 ? RAISE_PLACEHOLDER : null, Math.min(spent, b));
+      if ((settled && tokens <= b) || taken.length === 0) return { choice, need, tokens, spentAtFirstSkip };
       if (taken[taken.length - 1] === probe) need = Math.max(need, tokens);
       taken.pop();
     }
   };
 
-  const { choice } = choose(budget);
+  const chosen = choose(budget);
+  const { choice } = chosen;
   let raise: number | null = null;
   const best = choice.omitted[0];
   if (best !== undefined) {
-    // The least budget found to take the best omitted unit: each try's shortfall raises
-    // the next one, and a budget counts only once it really takes the unit.
-    let b = budget + 1;
+    // The least budget found to take the best omitted unit, the first one skipped: from
+    // what was spent before it plus its own cost, each try's shortfall raises the next
+    // one, and a budget counts only once it really takes the unit.
+    let b = Math.max(budget + 1, chosen.spentAtFirstSkip + costOf(best));
     for (let k = 0; k < 24 && raise === null; k++) {
       const tried = choose(b, best);
       if (tried.choice.taken.includes(best)) raise = b;
       else b = Math.max(b + 1, tried.need);
     }
   }
-  return settle(choice, budget, raise).value;
+  return settle(choice, budget, raise, chosen.tokens).value;
 }
