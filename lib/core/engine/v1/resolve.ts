@@ -312,8 +312,18 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   // What an entry adds to the printed answer (its own text), and what a list of omitted units
   // adds (the answer with it, less the answer without it): estimates that guide the choice;
   // the final count is exact.
+  // Everything below is a function of the budget `b` it is asked about, never of the budget
+  // of this call: a probe at b decides exactly as a call with budget b would.
   const empty: Choice = { taken: [], omitted: [] };
-  const base = count(render(result(empty, budget, null, answerExtra(budget))));
+  const bases = new Map<number, number>();
+  const baseAt = (b: number): number => {
+    let c = bases.get(b);
+    if (c === undefined) {
+      c = count(render(result(empty, b, null, answerExtra(b))));
+      bases.set(b, c);
+    }
+    return c;
+  };
   const entryText = options.entryText ?? ((entry: Json): string => compact(entry) + ',');
   const costs = new Map<number, number>();
   const costOf = (u: number): number => {
@@ -325,12 +335,12 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     return c;
   };
   const omitCosts = new Map<string, number>();
-  const omitCostOf = (list: readonly number[]): number => {
+  const omitCostOf = (list: readonly number[], b: number): number => {
     if (list.length === 0) return 0;
-    const key = list.join(',');
+    const key = `${b}:${list.join(',')}`;
     let c = omitCosts.get(key);
     if (c === undefined) {
-      c = Math.max(0, count(render(result({ taken: [], omitted: [...list] }, budget, RAISE_PLACEHOLDER, answerExtra(budget)))) - base);
+      c = Math.max(0, count(render(result({ taken: [], omitted: [...list] }, b, RAISE_PLACEHOLDER, answerExtra(b)))) - baseAt(b));
       omitCosts.set(key, c);
     }
     return c;
@@ -345,7 +355,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     const taken: number[] = [];
     const skipped: number[] = [];
     let omitted: number[] = [];
-    let spent = base;
+    let spent = baseAt(b);
     let need = 0;
     let spentAtFirstSkip = -1;
     // Below this much left, no entry can fit: its content (when printed) or the smallest entry seen.
@@ -362,7 +372,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       const cost = costOf(u);
       if (!printsContent) floor = floor === 1 ? cost : Math.min(floor, cost);
       const next = skipped.slice(0, OMITTED_MAX);
-      const extra = next.length === omitted.length ? 0 : omitCostOf(next) - omitCostOf(omitted);
+      const extra = next.length === omitted.length ? 0 : omitCostOf(next, b) - omitCostOf(omitted, b);
       if (spent + cost + extra > b) {
         if (u === probe) need = spent + cost + extra;
         if (skipped.length === 0) spentAtFirstSkip = spent;

@@ -22,6 +22,7 @@ const count = (text: string): number => (text === '' ? 0 : o200k.countTokens(tex
 const corpus = fileURLToPath(new URL('../../../../bench/relevance/devset/corpus/repomix', import.meta.url));
 
 interface Doc {
+  id: string;
   content: string;
   tokens: number;
   trail?: string[];
@@ -29,7 +30,7 @@ interface Doc {
 }
 interface Answer {
   documents: Doc[];
-  selection: { tokens_used: number; budget: number; answer_tokens?: number; budget_scope?: string };
+  selection: { tokens_used: number; budget: number; answer_tokens?: number; budget_scope?: string; raise_budget_to?: number; omitted?: { id: string }[] };
 }
 
 const WORDS = ['config', 'output', 'remote', 'repository', 'security', 'docker', 'mcp', 'server', 'token', 'count', 'ignore', 'compress', 'the', 'how', 'github', 'xml', 'markdown', 'plugin'];
@@ -45,6 +46,7 @@ for (const granularity of ['file', 'section'] as const) {
     t.teardown(() => memo.close());
     let selectedSome = 0;
     const withinBudget = { json: 0, pretty: 0, text: 0 };
+    const raisedChecked = { json: 0, pretty: 0, text: 0 };
     fc.assert(
       fc.property(
         fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 6 }),
@@ -76,6 +78,20 @@ for (const granularity of ['file', 'section'] as const) {
             const empty = format === 'text' ? printed.includes('\n  nothing selected\n') : (JSON.parse(printed) as Answer).documents.length === 0;
             if (tokens > budget && !empty) return false;
             if (tokens <= budget) withinBudget[format]++;
+            // Item 3: "raise the budget to N to include X" holds in this very format.
+            const raise = format === 'text'
+              ? /^raise the budget to ([0-9,]+) to include (\S+)$/m.exec(printed)?.slice(1)
+              : ((a: Answer) => (a.selection.raise_budget_to === undefined ? undefined : [String(a.selection.raise_budget_to), a.selection.omitted?.[0]?.id ?? '']))(JSON.parse(printed) as Answer);
+            if (raise !== undefined) {
+              const [n, id] = raise as [string, string];
+              const raised = resolveText(cache, query, Number(n.replace(/,/g, '')), format, memo);
+              // Its id, or inside a merged entry (text: its "joins:" line).
+              const ids = format === 'text'
+                ? [...raised.matchAll(/^ {0,2}\d+ {2}(\S+) /gm)].map((m) => m[1]).concat([...raised.matchAll(/^ {5}joins: (.*)$/gm)].flatMap((m) => (m[1] as string).split(' + ')))
+                : (JSON.parse(raised) as Answer).documents.flatMap((d) => [...(d.merged ?? []).map((m) => m.id), d.id]);
+              if (!ids.includes(id)) return false;
+              raisedChecked[format]++;
+            }
           }
           return true;
         },
@@ -83,6 +99,9 @@ for (const granularity of ['file', 'section'] as const) {
       { seed: 20261123, numRuns: 80 },
     );
     t.ok(selectedSome > 20, `the property was exercised: ${selectedSome} of 80 queries selected something`);
-    for (const format of ['json', 'pretty', 'text'] as const) t.ok(withinBudget[format] > 20, `${format}: ${withinBudget[format]} answers printed within their budget`);
+    for (const format of ['json', 'pretty', 'text'] as const) {
+      t.ok(withinBudget[format] > 20, `${format}: ${withinBudget[format]} answers printed within their budget`);
+      t.ok(raisedChecked[format] > 0, `${format}: ${raisedChecked[format]} answers named a budget that, asked for, includes the unit`);
+    }
   });
 }
