@@ -23,7 +23,7 @@ t.test('omitted, raise_budget_to and merged entries pass the outputSchema; wrong
   const omitted = JSON.parse(resolveText(cache, 'kiwi', 300)) as { documents: Record<string, unknown>[]; selection: Record<string, unknown> };
   t.ok(Array.isArray(omitted.selection['omitted']) && typeof omitted.selection['raise_budget_to'] === 'number', 'an answer with omitted units');
 
-  const schema = resolveTool.outputSchema as { oneOf: { properties: Record<string, { items?: { properties: Record<string, unknown> }; properties?: Record<string, unknown> }> }[] };
+  const schema = resolveTool.outputSchema as unknown as { oneOf: { properties: Record<string, { items?: { properties: Record<string, unknown> }; properties?: Record<string, unknown> }> }[] };
   const shape = schema.oneOf[0]!;
   t.ok('merged' in (shape.properties['documents']?.items?.properties ?? {}), 'the schema names documents[].merged');
   t.ok('omitted' in (shape.properties['selection']?.properties ?? {}) && 'raise_budget_to' in (shape.properties['selection']?.properties ?? {}), 'the schema names selection.omitted and raise_budget_to');
