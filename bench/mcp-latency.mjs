@@ -28,7 +28,7 @@ if (!existsSync(join(here, '..', 'dist', 'cli', 'main.js'))) {
 if (!existsSync(join(cache, 'manifest.json'))) {
   const corpus = generateCorpus(join(work, 'corpus'), count);
   console.log(`building ${cache} from ${count} generated documents ...`);
-  const r = spawnSync(process.execPath, [bin, 'build', '--sources', corpus, '--cache', cache], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, 'build', '--engine', 'v0', '--sources', corpus, '--cache', cache], { encoding: 'utf8' });
   if (r.status !== 0) {
     console.error(r.stderr);
     process.exit(1);
@@ -48,7 +48,7 @@ const cacheV1 = join(work, 'cache-v1');
 if (!existsSync(join(cacheV1, 'manifest.json'))) {
   const corpus = generateCorpus(join(work, 'corpus'), count);
   console.log(`building ${cacheV1} (engine v1) from ${count} generated documents ...`);
-  const r = spawnSync(process.execPath, [bin, 'build', '--engine', 'v1', '--sources', corpus, '--cache', cacheV1], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4', '--sources', corpus, '--cache', cacheV1], { encoding: 'utf8' });
   if (r.status !== 0) {
     console.error(r.stderr);
     process.exit(1);

@@ -114,8 +114,8 @@ for (let i = 0; i < runs; i++) {
   }
   t.def.push(node([bin, 'build', '--sources', corpus, '--cache', runDir('default', i)]).ms);
   t.defCold.push(node([bin, 'resolve', '--cache', runDir('default', i), '--query', COLD_QUERY, '--budget', '2000']).ms);
-  t.v1.push(node([bin, 'build', '--engine', 'v1', '--sources', corpus, '--cache', runDir('v1', i)]).ms);
-  t.v1o200k.push(node([bin, 'build', '--engine', 'v1', '--tokenizer', 'o200k_base', '--sources', corpus, '--cache', runDir('v1o200k', i)]).ms);
+  t.v1.push(node([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4', '--sources', corpus, '--cache', runDir('v1', i)]).ms);
+  t.v1o200k.push(node([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'o200k_base', '--sources', corpus, '--cache', runDir('v1o200k', i)]).ms);
   const edit = runDir('edit', i);
   t.full.push(node([bin, 'build', '--sources', editable, '--cache', edit]).ms);
   t.noop.push(node([bin, 'build', '--sources', editable, '--cache', edit, '--force']).ms);

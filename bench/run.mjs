@@ -68,20 +68,20 @@ for (let i = 0; i < runs; i++) {
   figures = JSON.parse(rh.stdout);
   t.readHash.push(rh.ms);
   t.write.push(timed([join(here, 'write-files.mjs'), runDir('write', i), String(figures.files)]).ms);
-  t.build.push(timed([bin, 'build', '--sources', corpus, '--cache', runDir('build', i)]).ms);
+  t.build.push(timed([bin, 'build', '--engine', 'v0', '--sources', corpus, '--cache', runDir('build', i)]).ms);
   t.resolve.push(timed([bin, 'resolve', '--cache', runDir('build', i), '--query', query, '--budget', '4000']).ms);
-  t.v1.push(timed([bin, 'build', '--engine', 'v1', '--sources', corpus, '--cache', runDir('v1', i)]).ms);
+  t.v1.push(timed([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4', '--sources', corpus, '--cache', runDir('v1', i)]).ms);
   t.v1resolve.push(timed([bin, 'resolve', '--cache', runDir('v1', i), '--query', query, '--budget', '4000']).ms);
-  t.v1o200k.push(timed([bin, 'build', '--engine', 'v1', '--tokenizer', 'o200k_base', '--sources', corpus, '--cache', runDir('v1o200k', i)]).ms);
+  t.v1o200k.push(timed([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'o200k_base', '--sources', corpus, '--cache', runDir('v1o200k', i)]).ms);
   // Rebuilds of one cache of the editable corpus: full, then nothing changed, then 10 edits.
   const edit = runDir('v1edit', i);
-  t.v1full.push(timed([bin, 'build', '--engine', 'v1', '--sources', editable, '--cache', edit]).ms);
-  t.noop.push(timed([bin, 'build', '--engine', 'v1', '--sources', editable, '--cache', edit, '--force']).ms);
+  t.v1full.push(timed([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4', '--sources', editable, '--cache', edit]).ms);
+  t.noop.push(timed([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4', '--sources', editable, '--cache', edit, '--force']).ms);
   for (let k = 0; k < 10; k++) {
     const n = (i * 10 + k) * 97 % count;
     appendFileSync(join(editable, `area-${String(n % 100).padStart(2, '0')}`, `doc-${String(n).padStart(5, '0')}.md`), `edited in run ${i}\n`);
   }
-  const edited = timed([bin, 'build', '--engine', 'v1', '--sources', editable, '--cache', edit, '--force']);
+  const edited = timed([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4', '--sources', editable, '--cache', edit, '--force']);
   if (!/"analyzed":10,/.test(edited.stdout)) throw new Error(`the 10-edit rebuild did not analyze 10 documents: ${edited.stdout.slice(0, 300)}`);
   t.edit10.push(edited.ms);
 }

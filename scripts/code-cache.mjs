@@ -32,13 +32,13 @@ async function takeCodeCache() {
     }
     appendFileSync(join(sources, 'README.md'), '\nEdited: a line to rebuild.\n');
     const cache = join(work, 'v1-file');
-    await run('build', '--engine', 'v1', '--sources', sources, '--cache', cache, '--force');
+    await run('build', '--engine', 'v1', '--granularity', 'file', '--sources', sources, '--cache', cache, '--force');
     await run('status', '--cache', cache);
     await run('inspect', '--cache', cache);
     await run('verify', '--cache', cache);
     await run('resolve', '--cache', cache, ...query, '--format', 'pretty');
     const v0 = join(work, 'v0');
-    await run('build', '--sources', sources, '--cache', v0);
+    await run('build', '--engine', 'v0', '--sources', sources, '--cache', v0);
     await run('resolve', '--cache', v0, ...query);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 // `npm run demo`: builds the example corpus shipped in examples/corpus into a context cache
-// (.demo/cache, engine v1 with sections) and resolves a question against it with the real
+// (.demo/cache, the default build: engine v1, sections, o200k_base) and resolves a question against it with the real
 // CLI, printing each command before its output — a newcomer's first look at a selection.
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
@@ -20,7 +20,7 @@ function step(args) {
 }
 
 const cache = relative(root, join(root, '.demo', 'cache'));
-step(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'examples/corpus', '--cache', cache, '--force']);
+step(['build', '--sources', 'examples/corpus', '--cache', cache, '--force']);
 step(['inspect', '--cache', cache]);
 const out = step(['resolve', '--cache', cache, '--query', query, '--budget', budget, '--format', 'pretty']);
 const result = JSON.parse(out);

@@ -11,7 +11,7 @@ export async function availableEngines(cwd: string): Promise<Engine[]> {
   return /--engine\b[^\n]*v1/.test(help.stdout) ? ['v0', 'v1'] : ['v0'];
 }
 
-/** `build` argv for an engine (v0 without the flag: it must work on every checkout). */
+/** `build` argv for an engine (named always: the default is v1, with sections and o200k_base). */
 export function buildArgs(engine: Engine, sources: string, cache: string, force: boolean): string[] {
-  return ['build', '--sources', sources, '--cache', cache, ...(force ? ['--force'] : []), ...(engine === 'v0' ? [] : ['--engine', engine])];
+  return ['build', '--sources', sources, '--cache', cache, ...(force ? ['--force'] : []), '--engine', engine];
 }

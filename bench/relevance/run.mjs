@@ -53,8 +53,8 @@ const BUILDS = [
   { name: 'v1 sec o200k', args: ['--engine', 'v1', '--granularity', 'section', '--tokenizer', 'o200k_base'] },
 ];
 const RANKING_EXTRA = [
-  { name: 'v1 file', args: ['--engine', 'v1'] },
-  { name: 'v1 section', args: ['--engine', 'v1', '--granularity', 'section'] },
+  { name: 'v1 file', args: ['--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4'] },
+  { name: 'v1 section', args: ['--engine', 'v1', '--granularity', 'section', '--tokenizer', 'bytes4'] },
 ];
 
 const work = mkdtempSync(join(tmpdir(), 'context-relevance-'));

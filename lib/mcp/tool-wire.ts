@@ -37,7 +37,7 @@ export function toolListing(tool: Tool, style: ToolNameStyle, version: AnyProtoc
 export function toolResult(outcome: ToolOutcome, version: AnyProtocolVersion): Record<string, unknown> {
   const content = [{ type: 'text', text: outcome.text }];
   // content[0] stays the whole answer (structuredContent is parsed from it); the hint follows.
-  if (outcome.isError && outcome.hint !== undefined) content.push({ type: 'text', text: outcome.hint });
+  if (outcome.hint !== undefined) content.push({ type: 'text', text: outcome.hint });
   const result: Record<string, unknown> = outcome.isError ? { content, isError: true } : { content };
   if (hasStructuredResults(version)) result['structuredContent'] = parseJson(outcome.text);
   return result;

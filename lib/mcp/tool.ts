@@ -34,8 +34,9 @@ export interface ToolOutcome {
   /** True for a failed call (becomes `"isError":true` in the result). */
   readonly isError: boolean;
   /**
-   * For a failure: one fixed sentence naming its cause and the next step (tools/failure-hints.ts),
-   * sent as a second text block after the answer.
+   * One fixed, path-free sentence sent as a second text block after the answer: for a
+   * failure, its cause and the next step (tools/failure-hints.ts); for a success, a warning
+   * (a build that found no document).
    */
   readonly hint?: string;
 }

@@ -26,7 +26,7 @@ async function build(io: Partial<CliIo>, cwd: string): Promise<{ code: number; o
   let out = '';
   let err = '';
   const order: string[] = []; // which stream each write went to, in order
-  const code = await main(['build', '--sources', 'src', '--cache', 'cache'], {
+  const code = await main(['build', '--engine', 'v0', '--sources', 'src', '--cache', 'cache'], {
     stdout: (s) => void ((out += s), order.push('out')),
     stderr: (s) => void ((err += s), order.push('err')),
     env: { SOURCE_DATE_EPOCH: '0' },
@@ -77,7 +77,7 @@ t.test('the real bin: a pipe gets no progress; a pseudo-terminal does', async (t
   }
   const dir = t.testdir({});
   corpus(dir, 1500);
-  const piped = spawnContext(['build', '--sources', 'src', '--cache', 'piped'], { cwd: dir });
+  const piped = spawnContext(['build', '--engine', 'v0', '--sources', 'src', '--cache', 'piped'], { cwd: dir });
   t.same({ code: piped.code, err: piped.err }, { code: 0, err: '' }, 'stderr through a pipe: empty');
 
   const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
@@ -88,7 +88,7 @@ t.test('the real bin: a pipe gets no progress; a pseudo-terminal does', async (t
   // script(1) gives the command a pseudo-terminal for stdin, stdout and stderr alike, and
   // copies what it prints to its own stdout. NODE_OPTIONS (tap's hook) is dropped, as in
   // harness.ts, so the extensionless bin loads.
-  const command = `unset NODE_OPTIONS; exec '${process.execPath}' '${BIN}' build --sources src --cache tty`;
+  const command = `unset NODE_OPTIONS; exec '${process.execPath}' '${BIN}' build --engine v0 --sources src --cache tty`;
   const started = Date.now();
   const r = spawnSync('script', ['-qefc', command, '/dev/null'], {
     cwd: dir,

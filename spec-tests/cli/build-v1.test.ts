@@ -10,17 +10,17 @@ import { snapshot } from '../core/engine/v0/fixture.js';
 import { expectedCacheVersion, manifestOf, versionOf } from '../core/engine/v1/fixture.js';
 import { run, spawnContext } from './harness.js';
 
-const USAGE = /\nusage: context build --sources DIR --cache OUT \[--force\] \[--engine v0\|v1\]\n[^]*docs\/engine\.md\)\n$/;
+const USAGE = /\nusage: context build --sources DIR --cache OUT \[--force\] \[--engine v1\|v0\]\n[^]*docs\/engine\.md\)\n$/;
 
-t.test('docs/engine.md "Sources": `build --engine v1` prints one JSON line, in this shape', async (t) => {
+t.test('docs/engine.md "Sources": `build` (engine v1 by default) prints one JSON line, in this shape', async (t) => {
   const dir = t.testdir({ docs: { 'Guide.md': '# Guide\n\nalpha\n', 'b.mdx': 'beta', 'bad.md': Buffer.from([0xff]) } });
-  const r = await run(['build', '--engine', 'v1', '--sources', 'docs', '--cache', 'out/cache'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
+  const r = await run(['build', '--sources', 'docs', '--cache', 'out/cache'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   const m = manifestOf(join(dir, 'out', 'cache'));
   t.same(m.documents.map((d) => [d.path, d.version]), [['Guide.md', versionOf('# Guide\n\nalpha\n')], ['b.mdx', versionOf('beta')]]);
   const cv = expectedCacheVersion(m.build_config, m.files.packs);
   t.same(r, {
     code: 0,
-    out: `{"cache_version":"${cv}","document_count":2,"engine":"v1","granularity":"file","tokenizer":"bytes4","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":[{"path":"bad.md","reason":"content is not UTF-8"}]}\n`,
+    out: `{"cache_version":"${cv}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":[{"path":"bad.md","reason":"content is not UTF-8"}]}\n`,
     err: '',
   });
   t.equal(m.created_at, '1970-01-01T00:00:00Z', 'created_at from SOURCE_DATE_EPOCH');
@@ -34,7 +34,7 @@ t.test('issue 9: --granularity file|section, --tokenizer, --include/--exclude (r
     run(['build', '--engine', 'v1', '--sources', 'docs', '--cache', cache, ...flags], { cwd: dir });
   const s = await build('s', '--granularity', 'section');
   t.equal(s.code, 0);
-  t.match(s.out, /"granularity":"section","tokenizer":"bytes4","units":4,/);
+  t.match(s.out, /"granularity":"section","tokenizer":"o200k_base","units":4,/);
   t.equal(manifestOf(join(dir, 's')).build_config['granularity'], 'section');
   const f = await build('f', '--granularity=file');
   t.match(f.out, /"granularity":"file"/, '--flag=value works too');
@@ -50,21 +50,23 @@ t.test('issue 9: --granularity file|section, --tokenizer, --include/--exclude (r
   const v0 = await run(['build', '--engine', 'v0', '--sources', 'docs', '--cache', 'v0'], { cwd: dir });
   t.match(v0.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":3\}\n$/, '--engine v0 is the v0 build (every *.md, v0 stdout)');
   const dflt = await run(['build', '--sources', 'docs', '--cache', 'default'], { cwd: dir });
-  t.equal(dflt.out, v0.out, 'the default engine is v0');
-  t.same(readdirSync(join(dir, 'default')).sort(), ['documents', 'index.json', 'manifest.json']);
+  // "Answers that fit, by default", What to build item 1: "A build without `--engine` writes
+  // engine v1 with sections and the `o200k_base` tokenizer".
+  t.match(dflt.out, /"engine":"v1","granularity":"section","tokenizer":"o200k_base",/, 'the default engine is v1, sections, o200k_base');
+  t.equal(manifestOf(join(dir, 'default')).build_config['engine'], 'v1');
 });
 
 t.test('cli_spec.md "Exit Codes" 1: v1 usage errors, nothing written, stdout empty', async (t) => {
   const dir = t.testdir({ docs: { 'a.md': 'alpha' } });
   const base = ['build', '--sources', 'docs', '--cache', 'c'];
   const cases: [string[], RegExp][] = [
-    [['--granularity', 'file'], /--granularity needs --engine v1/],
+    [['--engine', 'v0', '--granularity', 'file'], /--granularity needs --engine v1/],
     [['--engine', 'v0', '--granularity', 'section'], /--granularity needs --engine v1/],
-    [['--tokenizer', 'o200k_base'], /--tokenizer needs --engine v1/],
-    [['--tokenizer', 'bytes4'], /--tokenizer needs --engine v1/],
-    [['--include', '*.md'], /--include needs --engine v1/],
-    [['--exclude', 'drafts/'], /--exclude needs --engine v1/],
-    [['--granularity', 'section', '--include', 'x'], /--granularity, --include need --engine v1/],
+    [['--engine', 'v0', '--tokenizer', 'o200k_base'], /--tokenizer needs --engine v1/],
+    [['--engine', 'v0', '--tokenizer', 'bytes4'], /--tokenizer needs --engine v1/],
+    [['--engine', 'v0', '--include', '*.md'], /--include needs --engine v1/],
+    [['--engine', 'v0', '--exclude', 'drafts/'], /--exclude needs --engine v1/],
+    [['--engine', 'v0', '--granularity', 'section', '--include', 'x'], /--granularity, --include need --engine v1/],
     [['--engine', 'v2'], /--engine must be v0 or v1, not "v2"/],
     [['--engine', 'V1'], /--engine must be v0 or v1/],
     [['--engine', 'v1', '--granularity', 'paragraph'], /--granularity must be file or section, not "paragraph"/],
@@ -123,15 +125,37 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   const dir = t.testdir({ docs: { 'install.md': '# Install\n\nRun the installer.\n', 'other.md': 'Nothing relevant.' } });
   const built = spawnContext(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'docs', '--cache', 'c'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   t.equal(built.code, 0, built.err);
-  t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"bytes4","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":\[\]\}\n$/);
+  t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":\[\]\}\n$/);
   const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content'], { cwd: dir });
   t.equal(resolved.code, 0, resolved.err);
   t.match(resolved.out, /^\{"documents":\[\{"id":"install\.md#install",/, 'the section, stemmed query term');
-  t.match(resolved.out, /"documents_matched":1,"engine":"v1","granularity":"section","tokenizer":"bytes4"\}\}\n$/);
+  t.match(resolved.out, /"documents_matched":1,"engine":"v1","granularity":"section","tokenizer":"o200k_base"\}\}\n$/);
   const verified = spawnContext(['verify', '--cache', 'c', '--format', 'json'], { cwd: dir });
   t.equal(verified.code, 0);
   t.match(verified.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","valid":true,"checks":\[\{"name":"manifest","ok":true,"problems":\[\]\},/);
   const inspected = spawnContext(['inspect', '--cache', 'c', '--format', 'json'], { cwd: dir });
   t.equal(inspected.code, 0);
   t.match(inspected.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"total_bytes":\d+,"valid":true\}\n$/);
+});
+
+// "Answers that fit, by default", What to build item 1: "A build that finds no source file
+// says so (stderr warning, exit 0 with `document_count: 0` is not silent any more) and names
+// the extensions it looked for."
+t.test('a build that finds no document warns on stderr, naming the extensions; exit 0', async (t) => {
+  const dir = t.testdir({ txt: { 'notes.txt': 'alpha', '.hidden.md': 'x' }, mdx: { 'a.mdx': '# A\n\nalpha\n' }, docs: { 'a.md': 'alpha' } });
+  const v1 = await run(['build', '--sources', 'txt', '--cache', 'c1'], { cwd: dir });
+  t.equal(v1.code, 0);
+  t.match(v1.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":0,/);
+  t.equal(
+    v1.err,
+    'context build: warning: No source file found: engine v1 reads .markdown, .md and .mdx files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.\n',
+  );
+  const v0 = await run(['build', '--engine', 'v0', '--sources', 'mdx', '--cache', 'c0'], { cwd: dir });
+  t.equal(v0.code, 0);
+  t.equal(v0.out.includes('"document_count":0'), true, 'v0 takes no .mdx');
+  t.equal(v0.err, 'context build: warning: No source file found: engine v0 reads .md files, so the cache holds 0 documents.\n');
+  const ok = await run(['build', '--sources', 'docs', '--cache', 'c2'], { cwd: dir });
+  t.equal(ok.err, '', 'no warning when a document was found');
+  const filtered = await run(['build', '--sources', 'docs', '--cache', 'c3', '--exclude', '*.md'], { cwd: dir });
+  t.match(filtered.err, /warning: No source file found/, 'nor when the globs leave nothing: then it warns');
 });

@@ -96,7 +96,7 @@ t.test('caches rebuilt from the fixture documents equal the fixture caches', asy
   for (const name of ['minimal', 'realistic', 'tie_break']) {
     const dir = t.testdir({});
     const out = join(dir, 'cache');
-    const r = await run(['build', '--sources', join(FIXTURES, 'documents', name), '--cache', out], { SOURCE_DATE_EPOCH: '0' });
+    const r = await run(['build', '--engine', 'v0', '--sources', join(FIXTURES, 'documents', name), '--cache', out], { SOURCE_DATE_EPOCH: '0' });
     t.equal(r.code, 0, `${name}: build succeeds`);
     const fixture = join(FIXTURES, 'caches', name);
     const version = (dir: string): unknown => (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>)['cache_version'];
@@ -137,8 +137,8 @@ t.test('future_version: a cache with an unknown build_config is cache_invalid', 
 
 t.test('edge-case documents build and resolve deterministically', async (t) => {
   const dir = t.testdir({});
-  const r1 = await run(['build', '--sources', join(FIXTURES, 'documents', 'edge_cases'), '--cache', join(dir, 'a')], { SOURCE_DATE_EPOCH: '1' });
-  const r2 = await run(['build', '--sources', join(FIXTURES, 'documents', 'edge_cases'), '--cache', join(dir, 'b')], { SOURCE_DATE_EPOCH: '1' });
+  const r1 = await run(['build', '--engine', 'v0', '--sources', join(FIXTURES, 'documents', 'edge_cases'), '--cache', join(dir, 'a')], { SOURCE_DATE_EPOCH: '1' });
+  const r2 = await run(['build', '--engine', 'v0', '--sources', join(FIXTURES, 'documents', 'edge_cases'), '--cache', join(dir, 'b')], { SOURCE_DATE_EPOCH: '1' });
   t.equal(r1.code, 0);
   t.equal(r1.out, r2.out, 'same cache_version twice');
   t.equal(readFileSync(join(dir, 'a', 'manifest.json'), 'utf8'), readFileSync(join(dir, 'b', 'manifest.json'), 'utf8'), 'SOURCE_DATE_EPOCH makes manifests identical');

@@ -49,7 +49,7 @@ const cacheVersionOf = (dir: string): string => (parseJson(readFileSync(join(dir
 
 t.test('builds under the cache root, the text is the CLI line, progress only when asked for', async (t) => {
   const root = t.testdir({ project: { docs: docs(5) }, caches: {} });
-  const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'a' }, 'tok'), call(2, 'context.build', { sources: 'docs', cache: 'b' })]);
+  const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'a', engine: 'v0' }, 'tok'), call(2, 'context.build', { sources: 'docs', cache: 'b', engine: 'v0' })]);
   const progress = out.filter((l) => l.method === 'notifications/progress');
   t.ok(progress.length >= 3, 'notifications for the call that asked');
   t.ok(progress.every((p) => (p.params as unknown as { progressToken: string }).progressToken === 'tok'), 'all with its token');
@@ -99,7 +99,7 @@ t.test('a failed build leaves the old cache and no staging directory', async (t)
   const root = t.testdir({ project: { docs: docs(3) }, caches: {} });
   const old = buildCache({ sources: join(root, 'project', 'docs'), cache: join(root, 'caches', 'kept'), force: false, createdAt: 'x' });
   writeFileSync(join(root, 'project', 'docs', 'bad.md'), Buffer.from([0xc3, 0x28]));
-  const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'kept', force: true })]);
+  const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'kept', force: true, engine: 'v0' })]);
   t.equal(out[0]?.result?.content[0]?.text, '{"error":{"code":"cache_invalid","message":"A source file is not valid UTF-8, or two files give the same id; fix the sources, or build with engine \\"v1\\", which skips such files"}}\n', 'v0 refuses invalid UTF-8, in a sentence that says what to do (issue 25 item 3)');
   t.equal(cacheVersionOf(join(root, 'caches', 'kept')), old.cacheVersion, 'old cache intact');
   t.same(readdirSync(join(root, 'caches')), ['kept']);
@@ -168,4 +168,22 @@ t.test('the real server stops a running build on notifications/cancelled; the ol
   t.same(readdirSync(join(root, 'caches')), ['docs'], 'no staging directory left behind');
   t.equal(stderr, '', 'nothing on stderr');
   t.comment(`next reply ${answeredAfterCancel} ms after the cancellation (3,000 files)`);
+});
+
+// "Answers that fit, by default", What to build item 1: the default build is engine v1 with
+// sections and o200k_base, and "a build that finds no source file says so": over MCP, as a
+// second text block after the CLI's line (content[0] stays the whole answer).
+t.test('the default build is v1 sections o200k_base; an empty one says so in a second text block', async (t) => {
+  const root = t.testdir({ project: { docs: docs(2), txt: { 'a.txt': 'alpha' } }, caches: {} });
+  const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'd' }), call(2, 'context.build', { sources: 'txt', cache: 'e' })]);
+  const [built, empty] = out.filter((l) => l.id !== undefined);
+  t.match(built?.result?.content[0]?.text ?? '', /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base",/);
+  t.equal(built?.result?.content.length, 1, 'a build that found documents: one block');
+  t.match(empty?.result?.content[0]?.text ?? '', /"document_count":0,/);
+  t.notOk(empty?.result?.isError, 'not an error');
+  t.equal(
+    empty?.result?.content[1]?.text,
+    'No source file found: engine v1 reads .markdown, .md and .mdx files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.',
+    'the warning, path-free, as the CLI prints it on stderr',
+  );
 });

@@ -202,7 +202,7 @@ t.test('issue 12 item 2: the SDK builds a cache through context.build, with prog
     });
     t.notOk(built.isError, 'built');
     const text = (built.content as Text[])[0]?.text ?? '';
-    t.match(text, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":40\}\n$/, 'the text is what context build prints');
+    t.match(text, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":40,"engine":"v1","granularity":"section","tokenizer":"o200k_base",/, 'the text is what context build prints (the default engine: v1, sections, o200k_base)');
     t.same(built.structuredContent, parseJson(text), 'structured, validated by the SDK against the outputSchema');
     t.ok(seen.length >= 3, `${seen.length} progress notifications reached the SDK's onprogress`);
     t.ok(seen.every((p, i) => i === 0 || p.progress > (seen[i - 1]?.progress ?? 0)), 'progress only grows');

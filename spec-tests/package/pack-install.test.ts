@@ -101,18 +101,18 @@ t.test('npm pack, install into a fresh prefix, run the installed context', async
   const version = run(context, ['--version'], { cwd: join(dir, 'work') });
   t.same({ status: version.status, out: version.stdout }, { status: 0, out: `context ${VERSION}\n` }, 'context --version');
 
-  const build = run(context, ['build', '--sources', join(installed, 'examples', 'corpus'), '--cache', 'cache'], { cwd: join(dir, 'work'), env: { SOURCE_DATE_EPOCH: '0' } });
-  t.equal(build.status, 0, 'context build', { stderr: build.stderr });
+  const build = run(context, ['build', '--engine', 'v0', '--sources', join(installed, 'examples', 'corpus'), '--cache', 'cache'], { cwd: join(dir, 'work'), env: { SOURCE_DATE_EPOCH: '0' } });
+  t.equal(build.status, 0, 'context build --engine v0', { stderr: build.stderr });
   t.match(build.stdout, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":7\}\n$/, 'builds the shipped example corpus');
-  const v1 = run(context, ['build', '--engine', 'v1', '--granularity', 'section', '--sources', join(installed, 'examples', 'corpus'), '--cache', 'v1'], { cwd: join(dir, 'work') });
-  t.equal(v1.status, 0, 'context build --engine v1 (its worker threads load from the package)', { stderr: v1.stderr });
+  const v1 = run(context, ['build', '--sources', join(installed, 'examples', 'corpus'), '--cache', 'v1'], { cwd: join(dir, 'work') });
+  t.equal(v1.status, 0, 'context build, engine v1 by default (its worker threads load from the package)', { stderr: v1.stderr });
 
   const resolve = run(context, ['resolve', '--cache', 'cache', '--query', 'rollback deployment', '--budget', '200'], { cwd: join(dir, 'work') });
   t.equal(resolve.status, 0, 'context resolve', { stderr: resolve.stderr });
   const answer = parseJson(resolve.stdout) as { selection: { documents_considered: number; budget: number } };
   t.same([answer.selection.documents_considered, answer.selection.budget], [7, 200]);
   const text = run(context, ['resolve', '--cache', 'v1', '--query', 'rollback deployment', '--budget', '300', '--format', 'text'], { cwd: join(dir, 'work') });
-  t.match(text.stdout, /^query "rollback deployment", budget 300 tokens \(v1, sections, bytes4\)\n/, 'resolve --format text');
+  t.match(text.stdout, /^query "rollback deployment", budget 300 tokens \(v1, sections, o200k_base\)\n/, 'resolve --format text');
 
   const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pack","version":"1"}}}\n';
   const list = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context.list_caches","arguments":{}}}\n';

@@ -6,6 +6,9 @@ import { Report } from '../../soak/figures.js';
 import { runSoak, type SuiteName } from '../../soak/suites.js';
 
 export function shortSoak(suite: SuiteName): void {
+  // Each suite spawns dozens of builds; a v1 build (the default: o200k_base counts) loads the
+  // encoding in every process, so a suite gets more than the 120 s every other file gets.
+  t.setTimeout(300_000);
   t.test(`short soak: ${suite}`, async (t) => {
     const report = new Report((line) => t.comment(line));
     await runSoak(report, { size: 'short', only: [suite] });

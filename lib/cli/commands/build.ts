@@ -1,12 +1,13 @@
 // `context build --sources DIR --cache OUT [--force] [--engine v0|v1] [v1 options]`: compiles
-// DIR's documents into a cache. v0 (the default, the seeds' byte-exact contract) takes every
-// *.md; v1 writes cache format 3 (an index inside the cache, sections, real trees). stdout
-// gets one JSON line; created_at comes from SOURCE_DATE_EPOCH when set, else the clock.
+// DIR's documents into a cache. v1 (the default: sections, o200k_base token counts) writes
+// an index inside the cache; v0 is the Context Engine v0 cache byte for byte, every *.md.
+// stdout gets one JSON line (a build that found no document also warns on stderr);
+// created_at comes from SOURCE_DATE_EPOCH when set, else the clock.
 
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { needEngineV1, runBuild, v1OptionsGiven, type BuildRequest } from '../../core/operations/build-request.js';
+import { DEFAULT_ENGINE, DEFAULT_V1_OPTIONS, emptyBuildWarning, needEngineV1, runBuild, v1OptionsGiven, type BuildRequest } from '../../core/operations/build-request.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { isWithinRoots } from '../../core/confine.js';
@@ -28,30 +29,32 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
 
 export const build: Command = {
   name: 'build',
-  summary: 'Build a context cache from a directory of Markdown (engine v0 by default, or v1)',
+  summary: 'Build a context cache from a directory of Markdown (engine v1 by default, or v0)',
   usage: [
-    'context build --sources DIR --cache OUT [--force] [--engine v0|v1]',
-    '              [--granularity file|section] [--tokenizer bytes4|o200k_base|cl100k_base]',
+    'context build --sources DIR --cache OUT [--force] [--engine v1|v0]',
+    '              [--granularity section|file] [--tokenizer o200k_base|cl100k_base|bytes4]',
     '              [--include GLOB]... [--exclude GLOB]... [--project-root DIR]',
-    '  (--engine v0, the default, is the v0 cache byte for byte with the reference; the other',
-    '   options need --engine v1: ranked Markdown/MDX with an index and sections. docs/engine.md)',
+    '  (the default, engine v1, ranks Markdown/MDX sections with an index and counts tokens',
+    '   exactly in o200k_base; --engine v0 is the Context Engine v0 cache byte for byte with',
+    '   its reference and takes none of the other options. docs/engine.md)',
   ].join('\n'),
   help: {
     about:
       'Compiles the Markdown under a directory into an immutable, content-addressed context cache that resolve, inspect, verify, status and the MCP server read. ' +
       'Everything is read and checked before the cache is written; it appears at once (written beside it, then renamed), so a failed build leaves nothing behind. ' +
-      'Engine v0 (the default) is the Context Engine v0 cache, byte for byte with its reference: every *.md file, whole. ' +
-      'Engine v1 writes cache format 3: Markdown and MDX, .gitignore honoured, an index inside the cache, BM25 ranking with stemming, optional sections and exact token counts (docs/engine.md); ' +
+      'Engine v1 (the default) writes an index inside the cache: Markdown and MDX, .gitignore honoured, BM25 ranking with stemming, documents cut into sections no bigger than a fixed cap, token counts exact in o200k_base (docs/engine.md); ' +
       'a --force rebuild of a v1 cache reuses what did not change. ' +
+      'Engine v0 (--engine v0) is the Context Engine v0 cache, byte for byte with its reference: every *.md file, whole. ' +
+      'A build that finds no document still writes its (empty) cache, exits 0 and warns on stderr, naming the extensions it looked for. ' +
       'When stderr is a terminal a progress line is shown there. SOURCE_DATE_EPOCH (seconds) sets the manifest\'s created_at, for byte-identical rebuilds.',
     options: [
       ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx and .markdown files, skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read wherever they lead (unless --project-root confines them), symlinked folders are not entered.'],
       ['--cache OUT', 'Where to write the cache (a new directory; its parent is created). Refused if OUT exists, unless --force; never the sources folder, the working directory or a folder holding either.'],
       ['--force', 'Replace an existing cache at OUT: only a cache (a folder holding a cache manifest) or an empty folder is replaced; a file, a symbolic link or any other folder is refused and left as it is. The old cache stays in place until the new one is complete, and is put back if the swap fails.'],
       ['--project-root DIR', 'Confine the build to DIR, as the MCP server confines its builds: the sources must lie inside it (else root_not_allowed, exit 8), a symlinked source whose real path leaves it is skipped and reported, and OUT may not be or hold it.'],
-      ['--engine v0|v1', 'v0 (default): the seeds\' byte-exact cache, scored by the share of a document\'s words that equal a query word. v1: ranked retrieval with an index (cache format 3); needed by every option below.'],
-      ['--granularity file|section', 'v1: what a selection holds: whole files (default) or the sections between headings, addressed path#slug.'],
-      ['--tokenizer bytes4|o200k_base|cl100k_base', 'v1: how tokens are counted for budgets, once, at build time: bytes4 (default) = ceil(UTF-8 bytes / 4), an estimate; o200k_base and cl100k_base count OpenAI\'s encodings exactly.'],
+      ['--engine v1|v0', 'v1 (default): ranked retrieval with an index inside the cache; every option below is v1\'s. v0: the Context Engine v0 cache byte for byte with its reference, scored by the share of a document\'s words that equal a query word; it takes none of the options below.'],
+      ['--granularity section|file', 'v1: what a selection holds: the sections between headings, addressed path#slug (default), or whole files.'],
+      ['--tokenizer o200k_base|cl100k_base|bytes4', 'v1: how tokens are counted for budgets, once, at build time: o200k_base (default) and cl100k_base count OpenAI\'s encodings exactly; bytes4 = ceil(UTF-8 bytes / 4) is an estimate, faster to build.'],
       ['--include GLOB', `v1, repeatable: keep only files whose path under --sources matches (picomatch globs: guide/**, **/*.mdx). At most ${MAX_GLOBS} globs of --include and ${MAX_GLOBS} of --exclude, each at most ${MAX_GLOB_BYTES} bytes.`],
       ['--exclude GLOB', 'v1, repeatable: drop the files and folders that match (drafts/, **/CHANGELOG.md).'],
     ],
@@ -59,13 +62,14 @@ export const build: Command = {
       'context build --sources ./docs --cache ./caches/docs',
       'context build --sources ./docs --cache ./caches/docs --force',
       'SOURCE_DATE_EPOCH=0 context build --sources ./docs --cache /tmp/docs-cache',
-      'context build --engine v1 --granularity section --sources ./docs --cache ./caches/docs-v1',
-      'context build --engine v1 --tokenizer o200k_base --include "guide/**" --exclude drafts/ --sources ./docs --cache ./caches/guide',
+      'context build --include "guide/**" --exclude drafts/ --sources ./docs --cache ./caches/guide',
+      'context build --granularity file --tokenizer bytes4 --sources ./docs --cache ./caches/docs-files',
+      'context build --engine v0 --sources ./docs --cache ./caches/docs-v0',
       'context build --project-root . --sources ./docs --cache ./caches/docs   # symlinks leading out of . are skipped',
     ],
     output:
-      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged and the files it skipped, with why). ' +
-      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, OUT is not a cache (or is the sources, the working directory or holds them), or the disk fails; 8 when --project-root does not hold the sources; 1 usage (v1 options without --engine v1, a glob over the limits).',
+      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N,...} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged and the files it skipped, with why). ' +
+      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, OUT is not a cache (or is the sources, the working directory or holds them), or the disk fails; 8 when --project-root does not hold the sources; 1 usage (v1 options with --engine v0, a glob over the limits).',
   },
   async run(argv, io) {
     const args = parseFlags(argv, {
@@ -78,13 +82,13 @@ export const build: Command = {
     const projectRootValue = args.values['project-root'];
     if (projectRootValue === '') throw new UsageError('--project-root needs a directory');
     const projectRoot = projectRootValue === undefined ? null : resolve(io.cwd, projectRootValue);
-    const engine = oneOf('engine', args.values['engine'], ENGINES, 'v0');
-    const granularity: Granularity = oneOf('granularity', args.values['granularity'], GRANULARITIES, 'file');
+    const engine = oneOf('engine', args.values['engine'], ENGINES, DEFAULT_ENGINE);
+    const granularity: Granularity = oneOf('granularity', args.values['granularity'], GRANULARITIES, DEFAULT_V1_OPTIONS.granularity);
     const tokenizerValue = args.values['tokenizer'];
     if (tokenizerValue !== undefined && !isTokenizerName(tokenizerValue)) {
       throw new UsageError(`--tokenizer must be ${TOKENIZERS.join(', ')}, not "${tokenizerValue}"`);
     }
-    const tokenizer: TokenizerName = tokenizerValue ?? 'bytes4';
+    const tokenizer: TokenizerName = tokenizerValue ?? DEFAULT_V1_OPTIONS.tokenizer;
     const include = args.lists['include'] ?? [];
     const exclude = args.lists['exclude'] ?? [];
     for (const [flag, globs] of [['include', include], ['exclude', exclude]] as const) {
@@ -124,6 +128,8 @@ export const build: Command = {
       progress?.finish(); // erased before the result (or the error) is printed
     }
     io.stdout(text);
+    const warning = emptyBuildWarning(engine, text);
+    if (warning !== null) io.stderr(`context build: warning: ${warning}\n`);
     return 0;
   },
 };

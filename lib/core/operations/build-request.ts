@@ -1,14 +1,19 @@
 // One build as both faces ask for it — `context build` and the `context.build` MCP tool —
 // as plain data (it crosses to a worker thread), and the one JSON line that reports it, so
-// the tool's text is the command's stdout byte for byte. v0 takes no options beyond force;
-// the v1 options are checked by the caller (usage error on the CLI, invalid params in MCP).
+// the tool's text is the command's stdout byte for byte. A build that names no engine writes
+// v1 with sections and o200k_base token counts; v0 takes no options beyond force; the v1
+// options are checked by the caller (usage error on the CLI, invalid params in MCP).
 
 import { compact } from '../../json.js';
 import type { V1Options } from '../engine/v1/config.js';
+import { DEFAULT_EXTENSIONS } from '../sources/extensions.js';
 import type { ProgressListener } from '../store/progress.js';
 
 export const ENGINES = ['v0', 'v1'] as const;
 export type EngineName = (typeof ENGINES)[number];
+
+/** What a build that names no engine writes: the one that answers best (docs/engine.md). */
+export const DEFAULT_ENGINE: EngineName = 'v1';
 
 export interface BuildRequest {
   readonly sources: string;
@@ -30,7 +35,25 @@ export interface BuildRequest {
   readonly confine?: readonly string[];
 }
 
-export const DEFAULT_V1_OPTIONS: V1Options = { granularity: 'file', tokenizer: 'bytes4', include: [], exclude: [] };
+/** A v1 build's options when none is given: sections, counted exactly in o200k_base. */
+export const DEFAULT_V1_OPTIONS: V1Options = { granularity: 'section', tokenizer: 'o200k_base', include: [], exclude: [] };
+
+/** The file extensions each engine takes as documents, as a warning names them. */
+const EXTENSIONS_READ: Readonly<Record<EngineName, string>> = {
+  v0: '.md',
+  v1: `${DEFAULT_EXTENSIONS.slice(0, -1).map((e) => `.${e}`).join(', ')} and .${DEFAULT_EXTENSIONS[DEFAULT_EXTENSIONS.length - 1] as string}`,
+};
+
+/**
+ * The warning for a build that found no document (its report line says document_count 0),
+ * or null: the extensions the engine looked for, path-free (the MCP tool sends it as is).
+ */
+export function emptyBuildWarning(engine: EngineName, line: string): string | null {
+  const report = JSON.parse(line) as { document_count?: unknown };
+  if (report.document_count !== 0) return null;
+  const filters = engine === 'v1' ? ' (less what include/exclude globs, .gitignore files and hidden folders leave out)' : '';
+  return `No source file found: engine ${engine} reads ${EXTENSIONS_READ[engine]} files${filters}, so the cache holds 0 documents.`;
+}
 
 /** The v1-only options a request names at all (a v0 build takes none), in a fixed order. */
 export function v1OptionsGiven(given: {

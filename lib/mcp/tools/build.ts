@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { buildInBackground } from '../../core/operations/build-background.js';
-import { ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/operations/build-request.js';
+import { DEFAULT_ENGINE, DEFAULT_V1_OPTIONS, emptyBuildWarning, ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/operations/build-request.js';
 import { describeProgress, type BuildPhase, type BuildProgress } from '../../core/store/progress.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
@@ -65,13 +65,13 @@ function globs(name: string, value: unknown): string[] {
 
 function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): BuildRequest {
   // Argument shapes first (a protocol error), then the paths (a typed tool error).
-  const engine: EngineName = oneOf('engine', args['engine'], ENGINES, 'v0');
-  const granularity: Granularity = oneOf('granularity', args['granularity'], GRANULARITIES, 'file');
+  const engine: EngineName = oneOf('engine', args['engine'], ENGINES, DEFAULT_ENGINE);
+  const granularity: Granularity = oneOf('granularity', args['granularity'], GRANULARITIES, DEFAULT_V1_OPTIONS.granularity);
   const tokenizerValue = args['tokenizer'];
   if (tokenizerValue !== undefined && !(typeof tokenizerValue === 'string' && isTokenizerName(tokenizerValue))) {
     throw invalid(`tokenizer must be ${TOKENIZERS.join(', ')}`);
   }
-  const tokenizer: TokenizerName = tokenizerValue ?? 'bytes4';
+  const tokenizer: TokenizerName = tokenizerValue ?? DEFAULT_V1_OPTIONS.tokenizer;
   const options = { granularity, tokenizer, include: globs('include', args['include']), exclude: globs('exclude', args['exclude']) };
   const force = args['force'] ?? false;
   if (typeof force !== 'boolean') throw invalid('force must be a boolean');
@@ -118,7 +118,7 @@ export function progressOf(p: BuildProgress): { progress: number; message: strin
   return { progress: Math.floor(from + (to - from) * share), message: describeProgress(p) };
 }
 
-async function build(args: Readonly<Record<string, unknown>>, ctx: ToolContext, call: ToolCall | undefined): Promise<string | null> {
+async function build(args: Readonly<Record<string, unknown>>, ctx: ToolContext, call: ToolCall | undefined): Promise<{ text: string; engine: EngineName } | null> {
   const request = requestOf(args, ctx);
   const sink = call?.progress ?? null;
   const onProgress = sink === null ? undefined : (p: BuildProgress): void => {
@@ -129,7 +129,7 @@ async function build(args: Readonly<Record<string, unknown>>, ctx: ToolContext, 
     ...(onProgress === undefined ? {} : { onProgress }),
     ...(call === undefined ? {} : { signal: call.signal }),
   });
-  return result.kind === 'built' ? result.text : null;
+  return result.kind === 'built' ? { text: result.text, engine: request.engine } : null;
 }
 
 export const buildTool: Tool = {
@@ -138,9 +138,11 @@ export const buildTool: Tool = {
   description:
     'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
     'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
-    '(then context.list_caches shows it). engine "v0" (default) is the reference engine; "v1" ranks better (BM25, stemming, ' +
-    'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs: ' +
-    `at most ${MAX_GLOBS} of each, each at most ${MAX_GLOB_BYTES} bytes). ` +
+    '(then context.list_caches shows it). The default engine "v1" ranks sections of Markdown and MDX (BM25, stemming; granularity ' +
+    '"section" by default, or "file") and counts tokens exactly (tokenizer "o200k_base" by default, "cl100k_base", or the estimate "bytes4"); ' +
+    `include/exclude globs pick files (at most ${MAX_GLOBS} of each, each at most ${MAX_GLOB_BYTES} bytes). ` +
+    'engine "v0" is the Context Engine v0 reference cache (every .md file, whole) and takes none of those options. ' +
+    'A build that finds no document says so in a second text block. ' +
     'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
     'Only a cache (or an empty folder) is ever replaced; a source that is a symlink leading outside the project root is skipped and reported in "skipped". ' +
     'Send a progressToken to get progress notifications. Returns what `context build` prints.',
@@ -148,8 +150,9 @@ export const buildTool: Tool = {
   legacyDescription:
     'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
     'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
-    '(then context.list_caches shows it). engine "v0" (default) is the reference engine; "v1" ranks better (BM25, stemming, ' +
-    'sections with granularity "section", exact token counts with tokenizer "o200k_base" or "cl100k_base", include/exclude globs). ' +
+    '(then context.list_caches shows it). The default engine "v1" ranks sections of Markdown and MDX (BM25, stemming; granularity ' +
+    '"section" by default, or "file") and counts tokens exactly (tokenizer "o200k_base" by default, "cl100k_base", or "bytes4"); ' +
+    'engine "v0" is the Context Engine v0 reference cache and takes none of those options. ' +
     'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
     'Send a progressToken to get progress notifications. Returns what `context build` prints.',
   inputSchema: {
@@ -160,9 +163,9 @@ export const buildTool: Tool = {
       sources: { type: 'string', description: 'Folder to index, relative to the server\'s project root (it must lie inside it)' },
       cache: { type: 'string', description: 'Name of the cache to write: one directory name under the server\'s cache root' },
       force: { type: 'boolean', description: 'Replace an existing cache of that name (default false: refuse)' },
-      engine: { type: 'string', enum: [...ENGINES], description: 'v0 (default) or v1' },
-      granularity: { type: 'string', enum: [...GRANULARITIES], description: 'v1: whole files (default) or sections' },
-      tokenizer: { type: 'string', enum: [...TOKENIZERS], description: 'v1: how budgets count tokens (default bytes4 = ceil(bytes / 4))' },
+      engine: { type: 'string', enum: [...ENGINES], description: 'v1 (default) or v0 (the reference cache, no options)' },
+      granularity: { type: 'string', enum: [...GRANULARITIES], description: 'v1: sections (default) or whole files' },
+      tokenizer: { type: 'string', enum: [...TOKENIZERS], description: 'v1: how budgets count tokens (default o200k_base, exact; bytes4 = ceil(bytes / 4))' },
       include: { type: 'array', items: { type: 'string' }, description: 'v1: keep only files matching these globs (relative to sources)' },
       exclude: { type: 'array', items: { type: 'string' }, description: 'v1: drop files and folders matching these globs' },
     },
@@ -186,19 +189,22 @@ export const buildTool: Tool = {
   // It writes, and with force it replaces a cache: hosts should ask first.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async call(args, ctx, call) {
-    let text: string | null = null;
+    let built: { text: string; engine: EngineName } | null = null;
     let error: unknown = null;
     try {
-      text = await build(args, ctx, call);
+      built = await build(args, ctx, call);
     } catch (err) {
       if (err instanceof RpcError) throw err;
       error = err;
     }
-    return runAdvised('build', () => {
+    const outcome = runAdvised('build', () => {
       if (error !== null) throw error;
       // Cancelled: the session sends no reply at all; this error object is never seen.
-      if (text === null) throw new ContextError('io_error', 'build cancelled');
-      return text;
+      if (built === null) throw new ContextError('io_error', 'build cancelled');
+      return built.text;
     });
+    // A build that found no document: the CLI's stderr warning, as a second text block.
+    const warning = built === null || outcome.isError ? null : emptyBuildWarning(built.engine, built.text);
+    return warning === null ? outcome : { ...outcome, hint: warning };
   },
 };

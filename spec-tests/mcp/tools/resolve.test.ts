@@ -19,7 +19,7 @@ async function cli(argv: string[]): Promise<{ code: number; out: string }> {
 t.test('memoized resolve follows the bytes on disk', async (t) => {
   const dir = t.testdir({ src1: { 'a.md': 'alpha beta', 'b.md': 'beta gamma' }, src2: { 'a.md': 'alpha alpha', 'c.md': 'gamma' }, root: {} });
   const cache = join(dir, 'root', 'c1');
-  t.equal((await cli(['build', '--sources', join(dir, 'src1'), '--cache', cache])).code, 0, 'built');
+  t.equal((await cli(['build', '--engine', 'v0', '--sources', join(dir, 'src1'), '--cache', cache])).code, 0, 'built');
   const memo = new CacheMemo();
   t.teardown(() => memo.close());
   const ctx: ToolContext = { cacheRoot: join(dir, 'root'), projectRoot: dir, memo };
@@ -31,7 +31,7 @@ t.test('memoized resolve follows the bytes on disk', async (t) => {
   t.same(first, { text: want1, isError: false }, 'first call = CLI stdout');
   t.same(second, first, 'repeated call: same bytes');
 
-  t.equal((await cli(['build', '--sources', join(dir, 'src2'), '--cache', cache, '--force'])).code, 0, 'rebuilt in place');
+  t.equal((await cli(['build', '--engine', 'v0', '--sources', join(dir, 'src2'), '--cache', cache, '--force'])).code, 0, 'rebuilt in place');
   const want2 = (await cli(['resolve', '--cache', cache, '--query', 'alpha gamma', '--budget', '100'])).out;
   t.not(want2, want1, 'the rebuild changes the answer');
   t.same(await resolveTool.call(args, ctx), { text: want2, isError: false }, 'after a rebuild: the new answer');
@@ -47,7 +47,7 @@ t.test('memoized resolve follows the bytes on disk', async (t) => {
 
 t.test('without a memo the tool loads from disk each time, same bytes', async (t) => {
   const dir = t.testdir({ src: { 'a.md': 'alpha' }, root: {} });
-  await cli(['build', '--sources', join(dir, 'src'), '--cache', join(dir, 'root', 'c')]);
+  await cli(['build', '--engine', 'v0', '--sources', join(dir, 'src'), '--cache', join(dir, 'root', 'c')]);
   const r = await resolveTool.call({ cache: 'c', query: 'alpha', budget: 10 }, { cacheRoot: join(dir, 'root'), projectRoot: dir });
   t.equal(r.text, (await cli(['resolve', '--cache', join(dir, 'root', 'c'), '--query', 'alpha', '--budget', '10'])).out);
 });
