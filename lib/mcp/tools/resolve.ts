@@ -75,7 +75,7 @@ export const resolveTool: Tool = {
     'for v1 caches it bounds this whole returned text (selection.answer_tokens), for v0 caches the selected contents; best score first, ' +
     'a unit that does not fit is skipped, never cut. Better units left out for the budget are listed in selection.omitted (with their URI), and ' +
     'selection.raise_budget_to is a budget that would include the first; adjacent sections of one file come as one entry (documents[].merged). ' +
-    'Each entry\'s id (PATH, or PATH#SECTION) can be read as the resource context://CACHE/ID. ' +
+    'Each entry\'s id (PATH, or PATH#SECTION) names the resource context://CACHE/ID; omitted and merged units carry their exact uri. ' +
     'Same cache, query and budget: the same answer, byte for byte.',
   legacyDescription:
     'Resolve a natural-language query against a pre-built context cache and return a deterministic, explainable set of documents within a token budget.',
