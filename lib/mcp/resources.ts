@@ -10,6 +10,7 @@
 
 import { documentsPage, documentText, locateCache } from '../core/operations/api.js';
 import { listCaches } from '../core/operations/list.js';
+import { UNIT_URI_SCHEME, unitUri } from '../core/unit-uri.js';
 import { ContextError, ERROR_TABLE, JSONRPC_ERRORS, MCP_ERRORS } from '../errors.js';
 import { compact, compareBytes, parseJson } from '../json.js';
 import { isPlainObject, RpcError } from './json-rpc.js';
@@ -24,15 +25,10 @@ export const RESOURCE_TTL_MS = 0;
 /** The documents are the user's own files. */
 export const RESOURCE_CACHE_SCOPE = 'private';
 
-const SCHEME = 'context://';
+const SCHEME = UNIT_URI_SCHEME;
 const MIME = 'text/markdown';
 
-const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
-
-/** The URI of a unit: `slug` null for a whole document (v0, v1 file caches), else a section. */
-export function unitUri(cache: string, path: string, slug: string | null): string {
-  return `${SCHEME}${encodeURIComponent(cache)}/${encodePath(path)}${slug === null ? '' : `#${encodeURIComponent(slug)}`}`;
-}
+export { unitUri };
 
 /** A URI taken apart, or null when it is not one of ours. */
 export function parseUnitUri(uri: string): { cache: string; path: string; slug: string | null } | null {

@@ -126,7 +126,7 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   const built = spawnContext(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'docs', '--cache', 'c'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   t.equal(built.code, 0, built.err);
   t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":\[\]\}\n$/);
-  const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100'], { cwd: dir });
+  const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content'], { cwd: dir });
   t.equal(resolved.code, 0, resolved.err);
   t.match(resolved.out, /^\{"documents":\[\{"id":"install\.md#install",/, 'the section, stemmed query term');
   t.match(resolved.out, /"documents_matched":1,"engine":"v1","granularity":"section","tokenizer":"o200k_base"\}\}\n$/);

@@ -88,8 +88,17 @@ t.test('seed 001 + issue 9: context.resolve = context resolve for v1 caches, eve
       t.equal(spawned.stdout, c.out, `${what}: the spawned bin prints the same bytes`);
     }
   }
-  t.match(results[0]?.content[0]?.text ?? '', /"engine":"v1","granularity":"file","tokenizer":"bytes4"\}\}\n$/);
-  t.match(results[QUERIES.length]?.content[0]?.text ?? '', /"engine":"v1","granularity":"section","tokenizer":"bytes4"\}\}\n$/);
+  // "Answers that fit, by default", What to build item 6: v1 answers bound the whole answer by default.
+  t.match(results[0]?.content[0]?.text ?? '', /"engine":"v1","granularity":"file","tokenizer":"bytes4","budget_scope":"answer","answer_tokens":\d+\}\}\n$/);
+  t.match(results[QUERIES.length]?.content[0]?.text ?? '', /"engine":"v1","granularity":"section","tokenizer":"bytes4","budget_scope":"answer","answer_tokens":\d+\}\}\n$/);
+  // Item 3 and the resources work: the units a zero budget leaves out are named, each with
+  // the URI that reads it through the cache's name, the same bytes from both faces.
+  const zero = QUERIES.findIndex(([q, b]) => q === 'security' && b === 0);
+  for (const [k, cache] of caches.entries()) {
+    const omitted = (parseJson(results[k * QUERIES.length + zero]?.content[0]?.text ?? '') as { selection: { omitted?: { id: string; uri: string }[] } }).selection.omitted ?? [];
+    t.ok(omitted.length > 0, `${cache}: a zero budget names what it left out`);
+    for (const o of omitted) t.equal(o.uri, `context://${cache}/${o.id.replace(/#/, cache === 'v1-sections' ? '#' : '%23')}`, `${cache}: ${o.id} has its URI`);
+  }
 });
 
 t.test('context.inspect_cache = context inspect --format json, list_caches = list-caches, with v1 caches', async (t) => {

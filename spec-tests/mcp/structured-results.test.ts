@@ -170,7 +170,7 @@ t.test('issue 12 item 9: the cache tools tell an agent how to ask', async (t) =>
   t.match(text('context.resolve'), /Call context\.list_caches first/, 'resolve: list caches first');
   t.match(text('context.resolve'), /few distinctive keywords/, 'resolve: short keyword queries (v0)');
   // Reworded for both engines (issue: MCP 2026-07-28 beside the handshake eras, item 3).
-  t.match(text('context.resolve'), /budget is an integer >= 0: the most tokens .*o200k_base.*ceil\(UTF-8 bytes \/ 4\) for v0/, 'resolve: what a budget means, per engine');
+  t.match(text('context.resolve'), /budget is an integer >= 0, counted in the cache's tokenizer .*o200k_base.*ceil\(UTF-8 bytes \/ 4\) for v0.*for v1 caches it bounds this whole returned text/, 'resolve: what a budget means, per engine');
   t.match(text('context.resolve'), /query is a natural-language question/, 'resolve: what a query is');
   t.match(text('context.list_caches'), /Call this first/, 'list_caches: the first call');
   t.match(text('context.inspect_cache'), /name exactly as context\.list_caches returns it/, 'inspect_cache: where names come from');

@@ -12,19 +12,22 @@ import { selectDocuments } from './v0/select.js';
 import type { WordIndex } from './v0/word-index.js';
 import { loadV1 } from './v1/load.js';
 import { isV1Manifest, MANIFEST_FILE } from './v1/manifest.js';
-import { resolveV1, type BudgetScope } from './v1/resolve.js';
+import { resolveV1, type BudgetScope, type ResolveOptions } from './v1/resolve.js';
 import { ContextError } from '../../errors.js';
 import { v0Documents, v0ReadText } from './v0/read-document.js';
 import { v1Documents, v1ReadText, type DocumentEntry } from './v1/read.js';
 
-export type { BudgetScope } from './v1/resolve.js';
+export type { BudgetScope, ResolveOptions } from './v1/resolve.js';
 export type { DocumentEntry } from './v1/read.js';
 
 export interface Engine {
   readonly name: 'v0' | 'v1';
   readonly cacheVersion: string;
-  /** The SelectionResult value (inputs already validated). */
-  resolve(query: string, budget: number, scope?: BudgetScope): Json;
+  /**
+   * The SelectionResult value (inputs already validated). `scope` defaults to content;
+   * `options` (how the answer is printed, the cache's name) matter to v1 only.
+   */
+  resolve(query: string, budget: number, scope?: BudgetScope, options?: ResolveOptions): Json;
   /** What a unit is: a whole file, or a section of one (v1 section caches). */
   readonly granularity: 'file' | 'section';
   /** At most `limit` documents whose path sorts after `after` (null: from the first), in path byte order. */
@@ -88,7 +91,7 @@ function v1Engine(dir: string, manifest: { readonly text: string; readonly value
     granularity: cache.manifest.config.options.granularity,
     documents: (after, limit) => v1Documents(cache, after, limit),
     readText: (path, slug) => v1ReadText(cache, path, slug),
-    resolve: (q, b, scope = 'content') => resolveV1(cache, q, b, scope),
+    resolve: (q, b, scope = 'content', options = {}) => resolveV1(cache, q, b, scope, options),
     close: () => cache.close(),
   };
 }

@@ -4,7 +4,9 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { v1Manifest, openEngine, openEngineParallel, type BudgetScope, type DocumentEntry, type Engine } from '../engine/engine.js';
+import { basename } from 'node:path';
+import { v1Manifest, openEngine, openEngineParallel, type BudgetScope, type DocumentEntry, type Engine, type ResolveOptions } from '../engine/engine.js';
+import { entryText, selectionText } from './selection-text.js';
 import type { V1VerifyReport } from '../engine/v1/verify.js';
 import { requireCacheDir } from '../store/locate.js';
 import { queryTerms } from '../analysis/text.js';
@@ -49,29 +51,60 @@ export function validateQuery(query: unknown): string {
   return query;
 }
 
-/** `context resolve` stdout: the SelectionResult JSON + "\n". */
-/** `budget_scope`: "content" (the default, v0's rule) or "answer" (v1 caches), else invalid_budget. */
-export function validateBudgetScope(scope: unknown): BudgetScope {
-  if (scope === undefined || scope === 'content') return 'content';
-  if (scope === 'answer') return 'answer';
+/**
+ * `budget_scope`: "content" (v0's rule) or "answer" (v1 caches), else invalid_budget;
+ * absent: undefined, the cache's own default (answer for v1, content for v0).
+ */
+export function validateBudgetScope(scope: unknown): BudgetScope | undefined {
+  if (scope === undefined) return undefined;
+  if (scope === 'content' || scope === 'answer') return scope;
   throw new ContextError('invalid_budget', 'budget scope must be content or answer');
 }
 
+/** How an answer is printed: compact JSON (the MCP text too), indented JSON, or text for people. */
+export type AnswerFormat = OutputFormat | 'text';
+
+/** One entry as each format prints it inside an answer (pretty: at depth 2), to estimate its cost. */
+const ENTRY_TEXT: Readonly<Record<AnswerFormat, (entry: Json) => string>> = {
+  json: (entry) => compact(entry) + ',',
+  pretty: (entry) => '    ' + pretty(entry).replace(/\n/g, '\n    ') + ',\n',
+  text: entryText,
+};
+
+/** The printed answer, exactly: what answer scope counts and what the faces print. */
+function printAnswer(value: Json, format: AnswerFormat): string {
+  return format === 'text' ? selectionText(value) : render(value, format) + '\n';
+}
+
+/**
+ * The engine's answer printed in `format`. A v1 cache bounds the whole printed answer by
+ * default (answer scope), counted in that very format; a v0 cache keeps v0's content rule.
+ * `cacheName` names the cache in resource URIs (omitted and merged units): the MCP server
+ * passes the name it was given, the CLI the cache folder's name — the same bytes when the
+ * server's cache root holds that folder.
+ */
+function answerText(engine: Engine, query: string, budget: number, format: AnswerFormat, scope: BudgetScope | undefined, cacheName: string): string {
+  const options: ResolveOptions = { render: (value) => printAnswer(value, format), printsContent: format !== 'text', entryText: ENTRY_TEXT[format], cacheName };
+  return printAnswer(engine.resolve(query, budget, scope ?? (engine.name === 'v1' ? 'answer' : 'content'), options), format);
+}
+
+/** `context resolve` stdout (and the context.resolve text): the SelectionResult, printed. */
 export function resolveText(
   cacheDir: string,
   query: unknown,
   budget: unknown,
-  format: OutputFormat = 'json',
+  format: AnswerFormat = 'json',
   memo?: CacheMemo,
-  scope: BudgetScope = 'content',
+  scope?: BudgetScope,
+  cacheName: string = basename(cacheDir),
 ): string {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const terms = queryTerms(q);
-  if (memo !== undefined) return render(memo.get(cacheDir).resolve(q, b, scope), format) + '\n';
+  if (memo !== undefined) return answerText(memo.get(cacheDir), q, b, format, scope, cacheName);
   const engine = openEngine(cacheDir, terms);
   try {
-    return render(engine.resolve(q, b, scope), format) + '\n';
+    return answerText(engine, q, b, format, scope, cacheName);
   } finally {
     engine.close();
   }
@@ -85,26 +118,16 @@ export async function resolveTextParallel(
   cacheDir: string,
   query: unknown,
   budget: unknown,
-  format: OutputFormat,
+  format: AnswerFormat,
   threads: number,
-  scope: BudgetScope = 'content',
+  scope?: BudgetScope,
+  cacheName: string = basename(cacheDir),
 ): Promise<string> {
-  return render(await resolveValueParallel(cacheDir, query, budget, threads, scope), format) + '\n';
-}
-
-/** The SelectionResult value itself (for renderings other than JSON: `--format text`). */
-export async function resolveValueParallel(
-  cacheDir: string,
-  query: unknown,
-  budget: unknown,
-  threads: number,
-  scope: BudgetScope = 'content',
-): Promise<Json> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const engine = await openEngineParallel(cacheDir, queryTerms(q), threads);
   try {
-    return engine.resolve(q, b, scope);
+    return answerText(engine, q, b, format, scope, cacheName);
   } finally {
     engine.close();
   }

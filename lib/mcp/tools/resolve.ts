@@ -30,9 +30,16 @@ const DOCUMENT = objectOf(
     tokens: COUNT,
     why: WHY,
   },
-  { path: STRING, trail: arrayOf(STRING) },
+  {
+    path: STRING,
+    trail: arrayOf(STRING),
+    // Adjacent selected units of one file, merged into this entry: each unit, in reading order.
+    merged: arrayOf(objectOf({ id: STRING }, { uri: STRING }, true)),
+  },
   true,
 );
+// A unit that ranks above the last selected one but was left out for the budget.
+const OMITTED = objectOf({ id: STRING, path: STRING, tokens: COUNT, score: { type: 'number', minimum: 0 } }, { uri: STRING }, true);
 const SELECTION = objectOf(
   {
     query: STRING,
@@ -47,6 +54,8 @@ const SELECTION = objectOf(
     engine: stringEnum(['v0', 'v1']),
     granularity: stringEnum(['file', 'section']),
     tokenizer: STRING,
+    omitted: arrayOf(OMITTED),
+    raise_budget_to: COUNT,
     budget_scope: stringEnum(['content', 'answer']),
     answer_tokens: COUNT,
   },
@@ -62,9 +71,11 @@ export const resolveTool: Tool = {
     'query is a natural-language question ("how do I roll back a deployment?"). Caches built by default (engine v1) rank sections with BM25 and stemming, ' +
     'so a question works as asked; caches built with engine v0 score whole documents by the share of their words equal to a query word ' +
     '(lowercased, no stemming), so there a few distinctive keywords ("rollback deployment") match best. ' +
-    'budget is an integer >= 0: the most tokens the selected content may use together, counted in the cache\'s tokenizer ' +
-    '(o200k_base for caches built by default, ceil(UTF-8 bytes / 4) for v0 caches; selection.tokenizer names it); best score first, ' +
-    'a unit that does not fit is skipped, never cut. Each entry\'s id (PATH, or PATH#SECTION) can be read whole as the resource context://CACHE/PATH. ' +
+    'budget is an integer >= 0, counted in the cache\'s tokenizer (o200k_base for caches built by default, ceil(UTF-8 bytes / 4) for v0 caches; selection.tokenizer names it): ' +
+    'for v1 caches it bounds this whole returned text (selection.answer_tokens), for v0 caches the selected contents; best score first, ' +
+    'a unit that does not fit is skipped, never cut. Better units left out for the budget are listed in selection.omitted (with their URI), and ' +
+    'selection.raise_budget_to is a budget that would include the first; adjacent sections of one file come as one entry (documents[].merged). ' +
+    'Each entry\'s id (PATH, or PATH#SECTION) names the resource context://CACHE/ID; omitted and merged units carry their exact uri. ' +
     'Same cache, query and budget: the same answer, byte for byte.',
   legacyDescription:
     'Resolve a natural-language query against a pre-built context cache and return a deterministic, explainable set of documents within a token budget.',
@@ -81,13 +92,13 @@ export const resolveTool: Tool = {
         type: 'integer',
         minimum: 0,
         description:
-          'An integer >= 0 given as a JSON number, not a string (e.g. 4000): the most tokens the selected content may use, in the cache\'s tokenizer',
+          'An integer >= 0 given as a JSON number, not a string (e.g. 4000): the most tokens the answer may use, in the cache\'s tokenizer (v1 caches: the whole returned text; v0 caches: the selected contents)',
       },
       budget_scope: {
         type: 'string',
         enum: ['content', 'answer'],
         description:
-          'What the budget bounds (v1 caches): "content" (default) counts the selected documents\' contents; "answer" counts the whole returned text, exactly, in the cache\'s tokenizer',
+          'What the budget bounds (v1 caches): "answer" (default) counts the whole returned text, exactly, in the cache\'s tokenizer; "content" counts only the selected contents (v0\'s rule, the only one for v0 caches)',
       },
     },
   },
@@ -101,7 +112,8 @@ export const resolveTool: Tool = {
       const budget = validateBudget(args['budget']);
       const query = validateQuery(args['query']);
       const scope = validateBudgetScope(args['budget_scope']);
-      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope));
+      // The cache's name as given: the URIs of omitted and merged units read back through it.
+      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope, args['cache'] as string));
     });
   },
 };

@@ -11,6 +11,7 @@
 // selection.engine, selection.granularity, selection.tokenizer.
 
 import { compact, compareBytes, F32, type Json } from '../../../json.js';
+import { unitUri } from '../../unit-uri.js';
 import { ContextError } from '../../../errors.js';
 import { queryTermsV1 } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
@@ -47,9 +48,27 @@ function idRanksOf(cache: V1Cache): Uint32Array {
 /** What the budget bounds: the selected contents (v0's rule), or the whole printed answer. */
 export type BudgetScope = 'content' | 'answer';
 
-export function resolveV1(cache: V1Cache, query: string, budget: number, scope: BudgetScope = 'content'): Json {
+export interface ResolveOptions {
+  /**
+   * The answer exactly as it will be printed (answer scope counts it); compact JSON and
+   * its newline when not given. `printsContent`: whether that text holds each entry's
+   * content (JSON does, `--format text` does not), which lets selection skip a unit whose
+   * content alone exceeds what is left without printing it.
+   */
+  readonly render?: (answer: Json) => string;
+  readonly printsContent?: boolean;
+  /** One entry as `render` prints it inside the answer (an estimate of its cost); compact JSON when not given. */
+  readonly entryText?: (entry: Json) => string;
+  /** The cache's name in resource URIs (`context://NAME/PATH#SLUG`); no `uri` without it. */
+  readonly cacheName?: string;
+}
+
+/** At most this many units are named in selection.omitted. */
+export const OMITTED_MAX = 3;
+
+export function resolveV1(cache: V1Cache, query: string, budget: number, scope: BudgetScope = 'content', options: ResolveOptions = {}): Json {
   try {
-    return select(cache, query, budget, scope);
+    return select(cache, query, budget, scope, options);
   } catch (err) {
     // Each pack's head matched its recorded sha256, yet what is decoded only on use (postings,
     // slugs and trails) can still be malformed if the record was forged with it: a damaged
@@ -59,7 +78,17 @@ export function resolveV1(cache: V1Cache, query: string, budget: number, scope: 
   }
 }
 
-function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope): Json {
+/** Which units a budget takes (in rank order) and which better ones it leaves out. */
+interface Choice {
+  readonly taken: number[];
+  readonly omitted: number[];
+}
+
+// Stands for raise_budget_to while units are chosen: no budget prints longer, so the real
+// number, printed in its place afterwards, never costs more tokens than were reserved.
+const RAISE_PLACEHOLDER = Number.MAX_SAFE_INTEGER;
+
+function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope, options: ResolveOptions): Json {
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
   const terms = queryTermsV1(query);
@@ -76,35 +105,62 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   };
   const matchedCount = ranked.units.length;
   const queue = new UnitQueue(ranked.units, ranked.scores, idOf, () => idRanksOf(cache));
+  // The units in selection order, taken from the queue as far as some budget reaches.
+  const pulled: number[] = [];
+  const unitAt = (i: number): number => {
+    while (pulled.length <= i) {
+      const u = queue.next();
+      if (u < 0) return -1;
+      pulled.push(u);
+    }
+    return pulled[i] as number;
+  };
   // No unit is smaller than this: once less budget is left, nothing more can be selected.
   let minTokens = Infinity;
   for (const u of ranked.units) minTokens = Math.min(minTokens, index.unitTokens(u));
 
   const v0Terms = queryTerms(query);
   const sections = manifest.config.options.granularity === 'section';
+  const cacheName = options.cacheName;
+  const uriOf = (u: number): string | null =>
+    cacheName === undefined ? null : unitUri(cacheName, (docs[index.unitDoc(u)] as PackedDocument).path, sections ? index.unitStrings(u).slug : null);
   const texts = new Map<number, string>();
-  const entryOf = (u: number): Json => {
-    const doc = index.unitDoc(u);
+  const textOf = (doc: number): string => {
     let text = texts.get(doc);
     if (text === undefined) {
       text = cache.text(doc);
       texts.set(doc, text);
     }
-    const start = index.unitStart(u);
-    const end = index.unitEnd(u);
+    return text;
+  };
+
+  // One entry: the units of `group` (one document, adjacent, in reading order), standing at
+  // the rank of `best`, whose score and why it carries. Built once per group.
+  const entries = new Map<string, Json>();
+  const entryOf = (group: readonly number[], best: number): Json => {
+    const key = group.join(',');
+    const known = entries.get(key);
+    if (known !== undefined) return known;
+    const first = group[0] as number;
+    const doc = index.unitDoc(first);
+    const text = textOf(doc);
+    const start = index.unitStart(first);
+    const end = index.unitEnd(group[group.length - 1] as number);
     if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
-    const matches = explainUnit(index, ranked, u, params);
+    const matches = explainUnit(index, ranked, best, params);
     const d = docs[doc] as PackedDocument;
+    let tokens = 0;
+    for (const u of group) tokens += index.unitTokens(u);
     const entry: Record<string, Json> = {
-      id: idOf(u),
+      id: idOf(first),
       version: d.version,
       content: start === 0 && end === text.length ? text : text.slice(start, end),
-      score: new F32(ranked.scores[u] as number),
-      tokens: index.unitTokens(u),
+      score: new F32(ranked.scores[best] as number),
+      tokens,
       why: {
         query_terms: v0Terms,
         term_matches: matches.reduce((n, m) => n + (m.tfs[0] as number), 0),
-        total_words: index.unitWordCount(u),
+        total_words: index.unitWordCount(best),
         terms,
         matches: matches.map((m) => ({
           term: m.term,
@@ -114,85 +170,242 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       },
       path: d.path,
     };
-    if (sections) entry['trail'] = index.unitStrings(u).trail;
+    if (sections) entry['trail'] = index.unitStrings(first).trail;
+    if (group.length > 1) {
+      entry['merged'] = group.map((u) => {
+        const uri = uriOf(u);
+        return uri === null ? { id: idOf(u) } : { id: idOf(u), uri };
+      });
+    }
+    entries.set(key, entry);
     return entry;
   };
-  const result = (entries: readonly Json[], used: number, extra: Record<string, Json>): Json => ({
-    documents: entries,
-    selection: {
+
+  // The taken units (rank order) as entries: adjacent units of one document (one ends
+  // where the next begins) merge, in reading order, at the rank of the best of them.
+  const entriesOf = (taken: readonly number[]): Json[] => {
+    if (!sections || taken.length < 2) return taken.map((u) => entryOf([u], u));
+    const byDoc = new Map<number, number[]>();
+    for (const u of taken) {
+      const doc = index.unitDoc(u);
+      const list = byDoc.get(doc);
+      if (list === undefined) byDoc.set(doc, [u]);
+      else list.push(u);
+    }
+    const groupOf = new Map<number, number[]>();
+    for (const list of byDoc.values()) {
+      const inOrder = [...list].sort((a, b) => index.unitStart(a) - index.unitStart(b));
+      let group: number[] = [];
+      for (const u of inOrder) {
+        const last = group[group.length - 1];
+        if (last !== undefined && index.unitEnd(last) !== index.unitStart(u)) group = [];
+        group.push(u);
+        groupOf.set(u, group);
+      }
+    }
+    const out: Json[] = [];
+    const done = new Set<number[]>();
+    for (const u of taken) {
+      const group = groupOf.get(u) as number[];
+      if (done.has(group)) continue;
+      done.add(group);
+      out.push(entryOf(group, u));
+    }
+    return out;
+  };
+
+  const omittedEntry = (u: number): Json => {
+    const d = docs[index.unitDoc(u)] as PackedDocument;
+    const uri = uriOf(u);
+    return {
+      id: idOf(u),
+      path: d.path,
+      tokens: index.unitTokens(u),
+      score: new F32(ranked.scores[u] as number),
+      ...(uri === null ? {} : { uri }),
+    };
+  };
+
+  const usedOf = (taken: readonly number[]): number => taken.reduce((n, u) => n + index.unitTokens(u), 0);
+  const result = (choice: Choice, b: number, raise: number | null, extra: Record<string, Json>): Json => {
+    const list = entriesOf(choice.taken);
+    const selection: Record<string, Json> = {
       query,
-      budget,
-      tokens_used: used,
+      budget: b,
+      tokens_used: usedOf(choice.taken),
       documents_considered: index.unitCount,
-      documents_selected: entries.length,
-      documents_excluded_by_budget: matchedCount - entries.length,
+      documents_selected: list.length,
+      documents_excluded_by_budget: matchedCount - choice.taken.length,
       documents_matched: matchedCount,
       engine: 'v1',
       granularity: manifest.config.options.granularity,
       tokenizer: manifest.config.options.tokenizer,
-      ...extra,
-    },
-  });
+    };
+    if (choice.omitted.length > 0) {
+      selection['omitted'] = choice.omitted.map(omittedEntry);
+      if (raise !== null) selection['raise_budget_to'] = raise;
+    }
+    return { documents: list, selection: { ...selection, ...extra } };
+  };
+
+  // The units ranked above the last taken one that were not taken (or, when none was
+  // taken, the best matches): the first OMITTED_MAX of them.
+  const omittedOf = (taken: readonly number[]): number[] => {
+    const out: number[] = [];
+    const last = taken.length === 0 ? -1 : pulled.indexOf(taken[taken.length - 1] as number);
+    const isTaken = new Set(taken);
+    for (let i = 0; out.length < OMITTED_MAX && (last < 0 || i < last); i++) {
+      const u = unitAt(i);
+      if (u < 0) break;
+      if (!isTaken.has(u)) out.push(u);
+    }
+    return out;
+  };
 
   if (scope === 'content') {
-    const entries: Json[] = [];
+    const taken: number[] = [];
     let used = 0;
-    for (let u = queue.next(); u >= 0 && budget - used >= minTokens; u = queue.next()) {
+    // The tokens taken when the first unit was skipped: all units above it were taken, and
+    // stay taken under any larger budget, so it is included from exactly this plus its own.
+    let usedAtFirstSkip = -1;
+    for (let i = 0, u = unitAt(0); u >= 0 && budget - used >= minTokens; u = unitAt(++i)) {
       const tokens = index.unitTokens(u);
-      if (used + tokens > budget) continue; // skipped, never truncated
+      if (used + tokens > budget) {
+        if (usedAtFirstSkip < 0) usedAtFirstSkip = used;
+        continue; // skipped, never truncated
+      }
       used += tokens;
-      entries.push(entryOf(u));
+      taken.push(u);
     }
-    return result(entries, used, {});
+    const omitted = omittedOf(taken);
+    const first = omitted[0];
+    const raise = first === undefined ? null : Math.max(usedAtFirstSkip, 0) + index.unitTokens(first);
+    return result({ taken, omitted }, budget, raise, {});
   }
-  return selectForAnswer(queue, minTokens, budget, tokenCounter(manifest.config.options.tokenizer), (u) => index.unitTokens(u), entryOf, result);
-}
 
-/**
- * Answer scope: the whole printed answer (compact JSON and its newline, as the MCP text
- * and the CLI's default print it) counts, in the cache's tokenizer. Entries are taken
- * greedily in rank order, each costing the tokens of its own JSON text plus a separator;
- * the final text is then counted exactly (with `answer_tokens` filled in, which is part of
- * it) and the last entry dropped while it exceeds the budget, so the bound is exact.
- */
-function selectForAnswer(
-  queue: UnitQueue,
-  minTokens: number,
-  budget: number,
-  count: TokenCounter,
-  contentTokens: (u: number) => number,
-  entryOf: (u: number) => Json,
-  result: (entries: readonly Json[], used: number, extra: Record<string, Json>) => Json,
-): Json {
-  const render = (entries: readonly Json[], used: number, answerTokens: number): string =>
-    compact(result(entries, used, { budget_scope: 'answer', answer_tokens: answerTokens })) + '\n';
-  const taken: { entry: Json; tokens: number }[] = [];
-  let used = 0;
-  let spent = count(render([], 0, budget));
-  // An entry costs at least its content's tokens: below minTokens left, nothing fits.
-  for (let u = queue.next(); u >= 0 && budget - spent >= minTokens; u = queue.next()) {
-    const tokens = contentTokens(u);
-    // Its content alone does not fit: its entry, which holds it, cannot either (a cheap
-    // pre-check that saves reading and counting most candidates).
-    if (spent + tokens > budget) continue;
-    const entry = entryOf(u);
-    const cost = count(compact(entry)) + 1;
-    if (spent + cost > budget) continue;
-    taken.push({ entry, tokens });
-    spent += cost;
-    used += tokens;
-  }
-  for (;;) {
-    const entries = taken.map((t) => t.entry);
-    // answer_tokens is part of the answer: settle it by counting until it repeats.
-    let claimed = budget;
-    let actual = count(render(entries, used, claimed));
+  // Answer scope: the whole printed answer counts, in the cache's tokenizer.
+  const count = tokenCounter(manifest.config.options.tokenizer);
+  const render = options.render ?? ((answer: Json): string => compact(answer) + '\n');
+  const printsContent = options.render === undefined || options.printsContent === true;
+  const answerExtra = (tokens: number): Record<string, Json> => ({ budget_scope: 'answer', answer_tokens: tokens });
+  /**
+   * The answer of `choice` at budget `b` and its exact token count (answer_tokens settled).
+   * answer_tokens is part of the answer: it is counted with a guess in its place, then with
+   * the count, until the number repeats. A number's digits never share a token with what
+   * surrounds them (bytes4 counts bytes; the BPE encodings split digit runs into groups of
+   * 1-3 digits, each one token), so a count with as many digits as the guess is already
+   * settled: printing it in the guess's place changes nothing that is counted.
+   */
+  const settle = (choice: Choice, b: number, raise: number | null, guess = b): { value: Json; tokens: number; settled: boolean } => {
+    let claimed = guess;
+    let actual = count(render(result(choice, b, raise, answerExtra(claimed))));
     for (let k = 0; k < 8 && actual !== claimed; k++) {
+      if (String(actual).length === String(claimed).length) {
+        claimed = actual;
+        break;
+      }
       claimed = actual;
-      actual = count(render(entries, used, claimed));
+      actual = count(render(result(choice, b, raise, answerExtra(claimed))));
     }
-    if ((actual === claimed && actual <= budget) || taken.length === 0) return result(entries, used, { budget_scope: 'answer', answer_tokens: actual });
-    const dropped = taken.pop() as { tokens: number };
-    used -= dropped.tokens;
+    return { value: result(choice, b, raise, answerExtra(claimed)), tokens: claimed, settled: actual === claimed || String(actual).length === String(claimed).length };
+  };
+  // What an entry adds to the printed answer (its own text), and what a list of omitted units
+  // adds (the answer with it, less the answer without it): estimates that guide the choice;
+  // the final count is exact.
+  // Everything below is a function of the budget `b` it is asked about, never of the budget
+  // of this call: a probe at b decides exactly as a call with budget b would.
+  const empty: Choice = { taken: [], omitted: [] };
+  const bases = new Map<number, number>();
+  const baseAt = (b: number): number => {
+    let c = bases.get(b);
+    if (c === undefined) {
+      c = count(render(result(empty, b, null, answerExtra(b))));
+      bases.set(b, c);
+    }
+    return c;
+  };
+  const entryText = options.entryText ?? ((entry: Json): string => compact(entry) + ',');
+  const costs = new Map<number, number>();
+  const costOf = (u: number): number => {
+    let c = costs.get(u);
+    if (c === undefined) {
+      c = Math.max(1, count(entryText(entryOf([u], u))));
+      costs.set(u, c);
+    }
+    return c;
+  };
+  const omitCosts = new Map<string, number>();
+  const omitCostOf = (list: readonly number[], b: number): number => {
+    if (list.length === 0) return 0;
+    const key = `${b}:${list.join(',')}`;
+    let c = omitCosts.get(key);
+    if (c === undefined) {
+      c = Math.max(0, count(render(result({ taken: [], omitted: [...list] }, b, RAISE_PLACEHOLDER, answerExtra(b)))) - baseAt(b));
+      omitCosts.set(key, c);
+    }
+    return c;
+  };
+
+  /**
+   * The units budget `b` takes: in rank order while each one's estimated cost fits, then
+   * the exact count of the answer (raise_budget_to reserved at its longest), dropping the
+   * last unit while it exceeds `b`. With `probe`, also what a budget would need to take it.
+   */
+  const choose = (b: number, probe = -1): { choice: Choice; need: number; tokens: number; spentAtFirstSkip: number } => {
+    const taken: number[] = [];
+    const skipped: number[] = [];
+    let omitted: number[] = [];
+    let spent = baseAt(b);
+    let need = 0;
+    let spentAtFirstSkip = -1;
+    // Below this much left, no entry can fit: its content (when printed) or the smallest entry seen.
+    let floor = printsContent ? minTokens : 1;
+    for (let i = 0, u = unitAt(0); u >= 0 && b - spent >= floor; u = unitAt(++i)) {
+      const tokens = index.unitTokens(u);
+      // Its content alone does not fit: its entry, which holds it, cannot either.
+      if (printsContent && spent + tokens > b) {
+        if (u === probe) need = spent + costOf(u);
+        if (skipped.length === 0) spentAtFirstSkip = spent;
+        skipped.push(u);
+        continue;
+      }
+      const cost = costOf(u);
+      if (!printsContent) floor = floor === 1 ? cost : Math.min(floor, cost);
+      const next = skipped.slice(0, OMITTED_MAX);
+      const extra = next.length === omitted.length ? 0 : omitCostOf(next, b) - omitCostOf(omitted, b);
+      if (spent + cost + extra > b) {
+        if (u === probe) need = spent + cost + extra;
+        if (skipped.length === 0) spentAtFirstSkip = spent;
+        skipped.push(u);
+        continue;
+      }
+      taken.push(u);
+      omitted = next;
+      spent += cost + extra;
+    }
+    for (;;) {
+      const choice = { taken, omitted: omittedOf(taken) };
+      const { tokens, settled } = settle(choice, b, choice.omitted.length > 0 ? RAISE_PLACEHOLDER : null, Math.min(spent, b));
+      if ((settled && tokens <= b) || taken.length === 0) return { choice, need, tokens, spentAtFirstSkip };
+      if (taken[taken.length - 1] === probe) need = Math.max(need, tokens);
+      taken.pop();
+    }
+  };
+
+  const chosen = choose(budget);
+  const { choice } = chosen;
+  let raise: number | null = null;
+  const best = choice.omitted[0];
+  if (best !== undefined) {
+    // The least budget found to take the best omitted unit, the first one skipped: from
+    // what was spent before it plus its own cost, each try's shortfall raises the next
+    // one, and a budget counts only once it really takes the unit.
+    let b = Math.max(budget + 1, chosen.spentAtFirstSkip + costOf(best));
+    for (let k = 0; k < 24 && raise === null; k++) {
+      const tried = choose(b, best);
+      if (tried.choice.taken.includes(best)) raise = b;
+      else b = Math.max(b + 1, tried.need);
+    }
   }
+  return settle(choice, budget, raise, chosen.tokens).value;
 }

@@ -39,8 +39,9 @@ t.test('issue 9 "Sections": ids path#slug (GitHub slugs, unique in the file), tr
   t.same(units.map((u) => u.slug), ['', 'guide', 'usage', 'usage-1', 'ünïcode-heading--more'], 'the opening text has no slug; a repeated heading gets -1');
   t.same(units.map((u) => u.trail), [[], ['Guide'], ['Guide', 'Usage'], ['Guide', 'Usage'], ['Guide', 'Ünïcode Heading & More!']], 'the headings above and at each section');
   t.notOk(units.some((u) => u.slug.includes('not-a-heading')), 'a # line inside fenced code is not a heading');
-  const answer = JSON.parse(resolveText(cache, 'usage', 100000)) as { documents: { id: string; path: string; trail: string[] }[] };
-  t.same(answer.documents.map((d) => d.id).sort(), ['docs/Guide.md#usage', 'docs/Guide.md#usage-1'], 'ids are path#slug, path as on disk');
+  const answer = JSON.parse(resolveText(cache, 'usage', 100000)) as { documents: { id: string; path: string; trail: string[]; merged?: { id: string }[] }[] };
+  // Adjacent selected sections come as one entry that lists them (docs/engine.md "merged entries").
+  t.same(answer.documents.flatMap((d) => d.merged?.map((m) => m.id) ?? [d.id]).sort(), ['docs/Guide.md#usage', 'docs/Guide.md#usage-1'], 'ids are path#slug, path as on disk');
   t.ok(answer.documents.every((d) => d.path === 'docs/Guide.md' && Array.isArray(d.trail)), 'each carries its path and trail');
 });
 

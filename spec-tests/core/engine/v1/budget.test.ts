@@ -2,6 +2,10 @@
 // the sum of the selected documents' o200k_base counts, recomputed independently from their
 // content, never exceeds the budget, and equals tokens_used"; docs/engine.md "Token budgets").
 // Independent: the counts here come from gpt-tokenizer directly, not through lib/core/tokens.
+// And "Answers that fit, by default", What to build item 6: "For v1 caches the default budget
+// scope is the whole answer, counted in the cache's tokenizer, for the format actually printed
+// (json, pretty, text) ... The answer-scope property test covers every format": the printed
+// text of each format, counted here, is within the budget and is what answer_tokens says.
 import t from 'tap';
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
@@ -10,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { compact, type Json } from '../../../../lib/json.js';
 import { buildCacheV1 } from '../../../../lib/core/engine/v1/build.js';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
+import { CacheMemo, resolveText } from '../../../../lib/core/operations/api.js';
 
 const require = createRequire(import.meta.url);
 const o200k = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
@@ -17,13 +22,15 @@ const count = (text: string): number => (text === '' ? 0 : o200k.countTokens(tex
 const corpus = fileURLToPath(new URL('../../../../bench/relevance/devset/corpus/repomix', import.meta.url));
 
 interface Doc {
+  id: string;
   content: string;
   tokens: number;
   trail?: string[];
+  merged?: { id: string }[];
 }
 interface Answer {
   documents: Doc[];
-  selection: { tokens_used: number; budget: number; answer_tokens?: number };
+  selection: { tokens_used: number; budget: number; answer_tokens?: number; budget_scope?: string; raise_budget_to?: number; omitted?: { id: string }[] };
 }
 
 const WORDS = ['config', 'output', 'remote', 'repository', 'security', 'docker', 'mcp', 'server', 'token', 'count', 'ignore', 'compress', 'the', 'how', 'github', 'xml', 'markdown', 'plugin'];
@@ -35,7 +42,11 @@ for (const granularity of ['file', 'section'] as const) {
     await buildCacheV1({ sources: corpus, cache, force: false, createdAt: '2026-01-01T00:00:00Z', options: { granularity, tokenizer: 'o200k_base', include: [], exclude: [] } });
     const engine = openEngine(cache);
     t.teardown(() => engine.close());
+    const memo = new CacheMemo();
+    t.teardown(() => memo.close());
     let selectedSome = 0;
+    const withinBudget = { json: 0, pretty: 0, text: 0 };
+    const raisedChecked = { json: 0, pretty: 0, text: 0 };
     fc.assert(
       fc.property(
         fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 6 }),
@@ -46,8 +57,10 @@ for (const granularity of ['file', 'section'] as const) {
           let sum = 0;
           for (const d of a.documents) {
             const own = count(d.content) + (d.trail !== undefined && d.trail.length > 0 ? count(d.trail.join(' > ')) : 0);
-            if (own !== d.tokens) return false; // each unit's stored count is exact
-            sum += own;
+            // Each unit's stored count is exact; a merged entry is charged its units' counts,
+            // which hold its one trail and its whole content.
+            if (d.merged === undefined ? own !== d.tokens : own > d.tokens) return false;
+            sum += d.tokens;
           }
           if (a.documents.length > 0) selectedSome++;
           if (sum > budget || sum !== a.selection.tokens_used) return false;
@@ -55,11 +68,40 @@ for (const granularity of ['file', 'section'] as const) {
           const text = compact(whole) + '\n';
           const real = count(text);
           const sel = (whole as unknown as Answer).selection;
-          return real === sel.answer_tokens && (real <= budget || (whole as unknown as Answer).documents.length === 0);
+          if (real !== sel.answer_tokens || (real > budget && (whole as unknown as Answer).documents.length > 0)) return false;
+          // Every format as printed, in the default scope: json (also the MCP text), pretty, text.
+          for (const format of ['json', 'pretty', 'text'] as const) {
+            const printed = resolveText(cache, query, budget, format, memo);
+            const tokens = count(printed);
+            const said = format === 'text' ? Number((/the whole answer is ([0-9,]+) of/.exec(printed)?.[1] ?? '-1').replace(/,/g, '')) : (JSON.parse(printed) as Answer).selection.answer_tokens;
+            if (said !== tokens) return false;
+            const empty = format === 'text' ? printed.includes('\n  nothing selected\n') : (JSON.parse(printed) as Answer).documents.length === 0;
+            if (tokens > budget && !empty) return false;
+            if (tokens <= budget) withinBudget[format]++;
+            // Item 3: "raise the budget to N to include X" holds in this very format.
+            const raise = format === 'text'
+              ? /^raise the budget to ([0-9,]+) to include (\S+)$/m.exec(printed)?.slice(1)
+              : ((a: Answer) => (a.selection.raise_budget_to === undefined ? undefined : [String(a.selection.raise_budget_to), a.selection.omitted?.[0]?.id ?? '']))(JSON.parse(printed) as Answer);
+            if (raise !== undefined) {
+              const [n, id] = raise as [string, string];
+              const raised = resolveText(cache, query, Number(n.replace(/,/g, '')), format, memo);
+              // Its id, or inside a merged entry (text: its "joins:" line).
+              const ids = format === 'text'
+                ? [...raised.matchAll(/^ {0,2}\d+ {2}(\S+) /gm)].map((m) => m[1]).concat([...raised.matchAll(/^ {5}joins: (.*)$/gm)].flatMap((m) => (m[1] as string).split(' + ')))
+                : (JSON.parse(raised) as Answer).documents.flatMap((d) => [...(d.merged ?? []).map((m) => m.id), d.id]);
+              if (!ids.includes(id)) return false;
+              raisedChecked[format]++;
+            }
+          }
+          return true;
         },
       ),
       { seed: 20261123, numRuns: 80 },
     );
     t.ok(selectedSome > 20, `the property was exercised: ${selectedSome} of 80 queries selected something`);
+    for (const format of ['json', 'pretty', 'text'] as const) {
+      t.ok(withinBudget[format] > 20, `${format}: ${withinBudget[format]} answers printed within their budget`);
+      t.ok(raisedChecked[format] > 0, `${format}: ${raisedChecked[format]} answers named a budget that, asked for, includes the unit`);
+    }
   });
 }

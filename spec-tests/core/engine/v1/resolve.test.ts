@@ -35,6 +35,8 @@ interface Answer {
   selection: Record<string, unknown>;
 }
 const answerOf = (text: string): Answer => JSON.parse(text) as Answer;
+/** The answer in content scope (v0's budget rule), which these tests check; answer scope is v1's default. */
+const contentText = (cache: string, query: unknown, budget: unknown): string => resolveText(cache, query, budget, 'json', undefined, 'content');
 /** The printed score strings, in order (JSON.parse would hide how they are printed). */
 const printedScores = (text: string): string[] => [...text.matchAll(/"score":([^,}]+)/g)].map((m) => m[1] as string);
 
@@ -78,7 +80,7 @@ async function corpusCache(t: Test, extra: Record<string, Record<string, string>
 
 t.test('engine.md "What is ranked": scores, order and why of a hand-computed corpus', async (t) => {
   const { cache } = await corpusCache(t);
-  const text = resolveText(cache, 'Kiwi lime', 100000);
+  const text = contentText(cache, 'Kiwi lime', 100000);
   const a = answerOf(text);
   t.same(a.documents.map((d) => d.id), ORDER, 'score desc (binary32), then id');
   t.notOk(a.documents.some((d) => d.id === 'nomatch.md'), 'a unit matching no query term is never selected, whatever the budget');
@@ -118,7 +120,7 @@ t.test('engine.md "What is ranked": scores, order and why of a hand-computed cor
 
 t.test('engine.md "The answer": every v0 field with its v0 name in v0 order, the additions after them', async (t) => {
   const { cache } = await corpusCache(t, { heading: { 'a.md': '# Kiwi\n\nkiwi text\n' } });
-  const a = answerOf(resolveText(cache, 'kiwi', 100000));
+  const a = answerOf(contentText(cache, 'kiwi', 100000));
   const d = a.documents[0]!;
   t.same(Object.keys(d), ['id', 'version', 'content', 'score', 'tokens', 'why', 'path']);
   t.same(Object.keys(d.why), ['query_terms', 'term_matches', 'total_words', 'terms', 'matches']);
@@ -130,7 +132,7 @@ t.test('engine.md "The answer": every v0 field with its v0 name in v0 order, the
   t.same(Object.keys(a), ['documents', 'selection']);
   const dir = join(cache, '..');
   await buildV1(join(dir, 'heading'), join(dir, 'sections'), { granularity: 'section' });
-  const s = answerOf(resolveText(join(dir, 'sections'), 'kiwi', 1000)).documents[0]!;
+  const s = answerOf(contentText(join(dir, 'sections'), 'kiwi', 1000)).documents[0]!;
   t.same(Object.keys(s), ['id', 'version', 'content', 'score', 'tokens', 'why', 'path', 'trail'], 'sections add trail last');
   t.same([s.id, s.path, s.trail], ['a.md#kiwi', 'a.md', ['Kiwi']]);
 });
@@ -147,7 +149,7 @@ t.test('engine.md: the budget is filled greedily in order, skipping what does no
       used += tokens[id] as number;
       want.push(id);
     }
-    const a = answerOf(resolveText(cache, 'kiwi lime', budget));
+    const a = answerOf(contentText(cache, 'kiwi lime', budget));
     t.same(a.documents.map((d) => d.id), want, `budget ${budget}`);
     t.equal(a.selection['tokens_used'], used, `budget ${budget}: tokens_used`);
     t.ok(used <= budget, 'never over the budget');
@@ -161,11 +163,11 @@ t.test('engine.md: the budget is filled greedily in order, skipping what does no
 
 t.test('engine.md: budget 0, an empty query, a query matching nothing', async (t) => {
   const { cache } = await corpusCache(t);
-  const zero = answerOf(resolveText(cache, 'kiwi', 0));
+  const zero = answerOf(contentText(cache, 'kiwi', 0));
   t.same(zero.documents, []);
   t.same([zero.selection['tokens_used'], zero.selection['documents_matched'], zero.selection['documents_excluded_by_budget']], [0, 3, 3]);
   for (const query of ['', '   ', '😀 …', 'zzz-unknown']) {
-    const text = resolveText(cache, query, 1000);
+    const text = contentText(cache, query, 1000);
     const a = answerOf(text);
     t.same(a.documents, [], `${JSON.stringify(query)}: nothing selected`);
     t.same(a.selection, { query, budget: 1000, tokens_used: 0, documents_considered: 5, documents_selected: 0, documents_excluded_by_budget: 0, documents_matched: 0, engine: 'v1', granularity: 'file', tokenizer: 'bytes4' });
@@ -173,7 +175,7 @@ t.test('engine.md: budget 0, an empty query, a query matching nothing', async (t
   // A zero-token unit (an empty file matching by its path) fits a zero budget, as in v0's pseudo-code.
   const dir = t.testdir({ src: { 'kiwi.md': '', 'other.md': 'kiwi' } });
   await buildV1(join(dir, 'src'), join(dir, 'cache'));
-  const empty = answerOf(resolveText(join(dir, 'cache'), 'kiwi', 0));
+  const empty = answerOf(contentText(join(dir, 'cache'), 'kiwi', 0));
   t.same(empty.documents.map((d) => [d.id, d.tokens, d.content]), [['kiwi.md', 0, '']]);
 });
 
@@ -182,7 +184,7 @@ t.test('engine.md: ties in score are broken by id in UTF-8 byte order', async (t
   const paths = ['b/x.md', 'B/x.md', 'é.md', 'z.md', '\uFFFD.md', '\u{1F600}.md', 'a b.md'];
   const dir = t.testdir({ src: { b: { 'x.md': same }, B: { 'x.md': same }, 'é.md': same, 'z.md': same, '\uFFFD.md': same, '\u{1F600}.md': same, 'a b.md': same } });
   await buildV1(join(dir, 'src'), join(dir, 'cache'));
-  const a = answerOf(resolveText(join(dir, 'cache'), 'kiwi', 1000));
+  const a = answerOf(contentText(join(dir, 'cache'), 'kiwi', 1000));
   t.equal(new Set(a.documents.map((d) => d.score)).size, 1, 'all tied');
   t.same(a.documents.map((d) => d.id), [...paths].sort(byBytes));
   t.ok(a.documents.findIndex((d) => d.id === '\uFFFD.md') < a.documents.findIndex((d) => d.id === '\u{1F600}.md'), 'U+FFFD before U+1F600');
