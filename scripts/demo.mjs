@@ -1,16 +1,18 @@
 // `npm run demo`: builds the example corpus shipped in examples/corpus into a context cache
-// (.demo/cache, the default build: engine v1, sections, o200k_base) and resolves a question against it with the real
-// CLI, printing each command before its output — a newcomer's first look at a selection.
+// (.demo/cache, the default build: engine v1, sections, o200k_base token counts) and asks it
+// a question within a small budget with the real CLI, printing each command before its
+// output — a newcomer's first look at a selection: first as people read it (--format text),
+// then the JSON an agent (or the MCP tool) receives, both bounded by the same budget.
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const query = process.argv[2] ?? 'rollback deployment';
-const budget = process.argv[3] ?? '200';
+const query = process.argv[2] ?? 'how do I roll back a deployment?';
+const budget = process.argv[3] ?? '600';
 
 function step(args) {
-  const shown = args.map((a) => (/[\s']/.test(a) ? `'${a}'` : a)).join(' ');
+  const shown = args.map((a) => (/[\s'?]/.test(a) ? `'${a}'` : a)).join(' ');
   process.stdout.write(`\n$ ./bin/context ${shown}\n`);
   const r = spawnSync(process.execPath, [join(root, 'bin', 'context'), ...args], { cwd: root, encoding: 'utf8' });
   process.stdout.write(r.stdout);
@@ -22,12 +24,12 @@ function step(args) {
 const cache = relative(root, join(root, '.demo', 'cache'));
 step(['build', '--sources', 'examples/corpus', '--cache', cache, '--force']);
 step(['inspect', '--cache', cache]);
-const out = step(['resolve', '--cache', cache, '--query', query, '--budget', budget, '--format', 'pretty']);
-const result = JSON.parse(out);
-process.stdout.write(`\nSelected ${result.selection.documents_selected} of ${result.selection.documents_matched} matching sections ` +
-  `(${result.selection.documents_considered} in the cache; ${result.selection.tokens_used} of ${budget} tokens):\n`);
-for (const d of result.documents) {
-  const matched = d.why.matches.map((m) => `${m.term} in ${Object.keys(m.fields).join('+')}`).join(', ');
-  process.stdout.write(`  ${d.id.padEnd(44)} score ${String(d.score).padEnd(10)} ${String(d.tokens).padStart(4)} tokens  (${matched})\n`);
-}
-process.stdout.write('\nTry your own: npm run demo -- "your question" 400\n');
+step(['resolve', '--cache', cache, '--query', query, '--budget', budget, '--format', 'text']);
+const out = step(['resolve', '--cache', cache, '--query', query, '--budget', budget]);
+const { documents, selection } = JSON.parse(out);
+process.stdout.write(
+  `\nThe JSON above is what an agent receives: ${documents.length} ${documents.length === 1 ? 'entry' : 'entries'}, ` +
+    `${selection.answer_tokens} of ${budget} tokens counted in ${selection.tokenizer}, the whole answer included` +
+    (selection.omitted === undefined ? '.\n' : `; raise the budget to ${selection.raise_budget_to} to include ${selection.omitted[0].id}.\n`),
+);
+process.stdout.write('\nTry your own: npm run demo -- "your question" 800\n');
