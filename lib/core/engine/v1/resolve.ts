@@ -87,6 +87,8 @@ interface Choice {
 // Stands for raise_budget_to while units are chosen: no budget prints longer, so the real
 // number, printed in its place afterwards, never costs more tokens than were reserved.
 const RAISE_PLACEHOLDER = Number.MAX_SAFE_INTEGER;
+/** Units skipped on an estimate that get a second, exact try (each costs one count of the answer). */
+const REFILL_TRIES = 8;
 
 function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope, options: ResolveOptions): Json {
   const { index, manifest } = cache;
@@ -352,15 +354,19 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
    * last unit while it exceeds `b`. With `probe`, also what a budget would need to take it.
    */
   const choose = (b: number, probe = -1): { choice: Choice; need: number; tokens: number; spentAtFirstSkip: number } => {
-    const taken: number[] = [];
+    let taken: number[] = [];
     const skipped: number[] = [];
+    const rankOf = new Map<number, number>();
     let omitted: number[] = [];
     let spent = baseAt(b);
     let need = 0;
     let spentAtFirstSkip = -1;
     // Below this much left, no entry can fit: its content (when printed) or the smallest entry seen.
     let floor = printsContent ? minTokens : 1;
+    let stoppedAt = 0;
     for (let i = 0, u = unitAt(0); u >= 0 && b - spent >= floor; u = unitAt(++i)) {
+      stoppedAt = i + 1;
+      rankOf.set(u, i);
       const tokens = index.unitTokens(u);
       // Its content alone does not fit: its entry, which holds it, cannot either.
       if (printsContent && spent + tokens > b) {
@@ -383,13 +389,42 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       omitted = next;
       spent += cost + extra;
     }
+    let fitted: { choice: Choice; tokens: number };
     for (;;) {
       const choice = { taken, omitted: omittedOf(taken) };
       const { tokens, settled } = settle(choice, b, choice.omitted.length > 0 ? RAISE_PLACEHOLDER : null, Math.min(spent, b));
-      if ((settled && tokens <= b) || taken.length === 0) return { choice, need, tokens, spentAtFirstSkip };
+      if ((settled && tokens <= b) || taken.length === 0) {
+        fitted = { choice, tokens };
+        break;
+      }
       if (taken[taken.length - 1] === probe) need = Math.max(need, tokens);
       taken.pop();
     }
+    // The estimates count each unit as an entry of its own; adjacent units of one document
+    // print as one entry, for less. So the units skipped on an estimate, then those the
+    // estimate never reached, get a second try, best first, each kept only when the exact
+    // count of the answer with it fits.
+    const more = function* (): Generator<number> {
+      yield* skipped;
+      for (let i = stoppedAt, u = unitAt(i); u >= 0; u = unitAt(++i)) {
+        rankOf.set(u, i);
+        yield u;
+      }
+    };
+    let tries = 0;
+    for (const u of more()) {
+      if (tries >= REFILL_TRIES || b - fitted.tokens < floor) break;
+      if (printsContent && fitted.tokens + index.unitTokens(u) > b) continue;
+      tries++;
+      const next = [...taken, u].sort((x, y) => (rankOf.get(x) as number) - (rankOf.get(y) as number));
+      const choice = { taken: next, omitted: omittedOf(next) };
+      const { tokens, settled } = settle(choice, b, choice.omitted.length > 0 ? RAISE_PLACEHOLDER : null, fitted.tokens);
+      if (settled && tokens <= b) {
+        taken = next;
+        fitted = { choice, tokens };
+      } else if (u === probe) need = Math.max(need, tokens);
+    }
+    return { choice: fitted.choice, need, tokens: fitted.tokens, spentAtFirstSkip };
   };
 
   const chosen = choose(budget);
