@@ -5,7 +5,7 @@
 // analyzer version, the Markdown module), this fails first; regenerate with
 //   rm -rf conformance/mcp/v1/caches/v1_* && SOURCE_DATE_EPOCH=0 bin/context build --engine v1 \
 //     --sources examples/corpus --cache conformance/mcp/v1/caches/v1_files   (and
-//     --granularity section ... v1_sections), then UPDATE_TRANSCRIPTS=1 npx tap conformance/replay.test.ts
+//     --granularity section ... v1_sections; both with --tokenizer bytes4, and --granularity file for v1_files), then UPDATE_TRANSCRIPTS=1 npx tap conformance/replay.test.ts
 // and review the diffs.
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';

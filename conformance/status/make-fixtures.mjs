@@ -26,7 +26,7 @@ const build = (cache, ...args) => {
 };
 const guide = '# Guide\n\nInstall with npm, then run `context build`.\n';
 write({ 'guide.md': guide, 'faq.md': '# FAQ\n\nOld answers.\n', 'old.md': 'Retired page.\n' });
-build('stale', '--engine', 'v1');
+build('stale', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4');
 write({ 'guide.md': guide, 'faq.md': '# FAQ\n\nNew answers.\n', 'new.md': '# New\n\nA new page.\n' });
-build('current', '--engine', 'v1');
-build('v0');
+build('current', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4');
+build('v0', '--engine', 'v0');
