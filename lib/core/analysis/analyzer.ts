@@ -13,24 +13,50 @@
 // `ｕｓｅＳｔａｔｅ`: one spelling each); case is then folded: String.prototype.toLowerCase
 // (full Unicode, locale-independent) plus the two folds it lacks, ß -> ss and final ς -> σ,
 // so `STRASSE` meets `straße` and `ΟΔΟΣ` meets `οδος` in any position.
+//
+// Code tokens (docs/engine.md "Queries as people write them"): a chunk is a run of letters,
+// marks, digits and the code characters . _ - : < > ( ) ? ! & # @ $ +. Its edges are trimmed
+// (trailing `.`, `:`, `?`, `-`; an unmatched `(` or `<` at the start, `)` or `>` at the end;
+// parentheses that wrap it whole) and, when what is left has a letter or digit, its brackets
+// balance and it is not exactly one raw token, it gives one more term: itself, folded as
+// above, never stemmed (`Rc<T>` -> `rc<t>`, `--fix-dry-run`, `client:load`, `foo()`). A chunk
+// without letters or digits gives a term only when it is at most 3 characters and holds a
+// `?` (the operator standing alone: `?`, `??`, `?.`). Its raw tokens give their terms as well.
+//
+// Query terms: a query's terms that are English stopwords (the list below, analyzed like any
+// text, so stemmed as the index is) do not score when the query has any other term; a query
+// made of stopwords only keeps them all (bm25.ts never scores them through the path field).
 
+import { createRequire } from 'node:module';
 import { compareBytes } from '../../json.js';
 import { stemWord, STEMMER } from './stem.js';
 
+/** The stopword list: its package, exactly as pinned, and the words taken out of it. */
+export const STOPWORDS = {
+  list: '@orama/stopwords 3.1.18 english',
+  kept: ['let', 'own'],
+} as const;
+
 /** Recorded in a cache's build_config: everything that decides which terms text gives. */
 export const ANALYZER_CONFIG = {
-  name: 'words-identifiers',
-  version: 1,
+  name: 'words-identifiers-code',
+  version: 2,
   normalization: 'NFKC',
   case: 'unicode-lowercase, ß->ss, ς->σ',
   stemmer: STEMMER,
   max_token_length: 128,
+  code_characters: '._-:<>()?!&#@$+',
+  query_stopwords: `${STOPWORDS.list}, less ${STOPWORDS.kept.join(', ')}`,
 } as const;
 
 export const MAX_TOKEN_LENGTH = ANALYZER_CONFIG.max_token_length;
 
 /** Raw tokens, as defined above. */
 const RAW_TOKEN = /[\p{L}\p{M}\p{N}]+(?:[._-][\p{L}\p{M}\p{N}]+)*/gu;
+const ONE_RAW_TOKEN = /^[\p{L}\p{M}\p{N}]+(?:[._-][\p{L}\p{M}\p{N}]+)*$/u;
+/** Code chunks, as defined above. */
+const CODE_CHUNK = /[\p{L}\p{M}\p{N}._\-:<>()?!&#@$+]+/gu;
+const HAS_ALNUM = /[\p{L}\p{M}\p{N}]/u;
 const JOINERS = /[._-]/;
 /** camelCase humps: before an upper after a lower/digit, and inside `HTTPServer` -> HTTP|Server. */
 const HUMP = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
@@ -63,12 +89,58 @@ export function termsOfToken(raw: string): string[] {
   return terms;
 }
 
+/** Whether `s` has as many `open` as `close`, never more closes than opens so far. */
+function balanced(s: string, open: string, close: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === open) depth++;
+    else if (c === close && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+function countOf(s: string, c: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (s[i] === c) n++;
+  return n;
+}
+
+/** The code term of one chunk (a CODE_CHUNK match), or null when it gives none. */
+export function codeTermOf(chunk: string): string | null {
+  if (!HAS_ALNUM.test(chunk)) return chunk.length <= 3 && chunk.includes('?') ? chunk : null;
+  let w = chunk;
+  for (;;) {
+    const before = w;
+    let e = w.length;
+    while (e > 0 && '.:?-'.includes(w[e - 1] as string)) e--;
+    w = w.slice(0, e);
+    if (w.endsWith(')') && countOf(w, ')') > countOf(w, '(')) w = w.slice(0, -1);
+    else if (w.endsWith('>') && countOf(w, '>') > countOf(w, '<')) w = w.slice(0, -1);
+    if (w.startsWith('(') && countOf(w, '(') > countOf(w, ')')) w = w.slice(1);
+    else if (w.startsWith('<') && countOf(w, '<') > countOf(w, '>')) w = w.slice(1);
+    if (w.length >= 2 && w.startsWith('(') && w.endsWith(')') && balanced(w.slice(1, -1), '(', ')')) w = w.slice(1, -1);
+    if (w === before) break;
+  }
+  if (w.length > MAX_TOKEN_LENGTH || !HAS_ALNUM.test(w) || ONE_RAW_TOKEN.test(w)) return null;
+  if (!balanced(w, '(', ')') || !balanced(w, '<', '>')) return null;
+  return fold(ASCII.test(w) ? w : w.normalize('NFKC'));
+}
+
 /** Calls `fn` with each raw token of `text` in [start, end), in order. */
 export function forEachRawToken(text: string, fn: (raw: string) => void, start = 0, end = text.length): void {
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
   RAW_TOKEN.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = RAW_TOKEN.exec(slice)) !== null) fn(m[0]);
+}
+
+/** Calls `fn` with each code chunk of `text` in [start, end), in order (CODE_CHUNK matches). */
+export function forEachCodeChunk(text: string, fn: (chunk: string) => void, start = 0, end = text.length): void {
+  const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+  CODE_CHUNK.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CODE_CHUNK.exec(slice)) !== null) fn(m[0]);
 }
 
 /**
@@ -96,16 +168,49 @@ export class TokenTerms {
 
 const shared = new TokenTerms();
 
-/** Every term of `text`, in order, with repeats (for tests and explanations). */
+/**
+ * Every term of `text`, with repeats (for tests and explanations): chunk by chunk, its code
+ * term (if any) then the terms of its raw tokens, in order.
+ */
 export function analyzeText(text: string): string[] {
   const out: string[] = [];
-  forEachRawToken(text, (raw) => {
-    for (const t of shared.of(raw)) out.push(t);
+  forEachCodeChunk(text, (chunk) => {
+    const code = codeTermOf(chunk);
+    if (code !== null) out.push(code);
+    // A raw token never crosses a chunk's edge: its characters are all chunk characters.
+    for (const m of chunk.matchAll(RAW_TOKEN)) for (const t of shared.of(m[0])) out.push(t);
   });
   return out;
 }
 
-/** A query's distinct terms, sorted by UTF-8 byte order (the order scores are summed in). */
+// The stopword terms: the list's words analyzed as text (so stemmed, and a contraction
+// such as `doesn't` gives `doesn` and `t`, as a query's would), less STOPWORDS.kept. Built on
+// first use, the same on every run.
+const require = createRequire(import.meta.url);
+let stopTerms: ReadonlySet<string> | null = null;
+
+function stopwordTerms(): ReadonlySet<string> {
+  if (stopTerms === null) {
+    const { stopwords } = require('@orama/stopwords/english') as { stopwords: readonly string[] };
+    const kept = new Set<string>(STOPWORDS.kept.flatMap((w) => analyzeText(w)));
+    const set = new Set<string>();
+    for (const word of stopwords) for (const t of analyzeText(word)) if (!kept.has(t)) set.add(t);
+    stopTerms = set;
+  }
+  return stopTerms;
+}
+
+/** Whether an analyzed term is a stopword (docs/engine.md "Queries as people write them"). */
+export function isStopTerm(term: string): boolean {
+  return stopwordTerms().has(term);
+}
+
+/**
+ * A query's scoring terms, distinct, sorted by UTF-8 byte order (the order scores are summed
+ * in): its terms less stopwords, or all of them when every term is a stopword.
+ */
 export function queryTermsV1(query: string): string[] {
-  return [...new Set(analyzeText(query))].sort(compareBytes);
+  const all = [...new Set(analyzeText(query))].sort(compareBytes);
+  const content = all.filter((t) => !isStopTerm(t));
+  return content.length > 0 ? content : all;
 }

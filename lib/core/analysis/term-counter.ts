@@ -1,10 +1,14 @@
 // Counts a build's terms per unit and field, fast: raw tokens are interned by their
 // characters (no string per occurrence), and each distinct raw token is analyzed once
 // (`termsOfToken`). ASCII text is scanned by a char-code loop that finds exactly the raw
-// tokens the analyzer's Unicode regex finds; other text goes through that regex. Term ids
-// are local to one counter (one build thread); the index builder maps them to the cache's.
+// tokens the analyzer's Unicode regex finds; other text goes through that regex. Code chunks
+// (analyzer.ts: a run of letters, digits and code characters) are found the same two ways; a
+// chunk that is one raw token, bare or with one trailing `.` or `-` (most prose words), is
+// known to give no code term without building its string; any other is analyzed once
+// (`codeTermOf`, memoized by its characters). Term ids are local to one counter (one build
+// thread); the index builder maps them to the cache's.
 
-import { forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
+import { codeTermOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
 /** Index fields, in the fixed order scores are summed in and the index stores them. */
 export const FIELDS = ['body', 'headings', 'title', 'path'] as const;
@@ -29,6 +33,10 @@ const JOIN = new Uint8Array(128);
 JOIN[0x2e] = 1; // .
 JOIN[0x5f] = 1; // _
 JOIN[0x2d] = 1; // -
+// Code characters (analyzer.ts CODE_CHUNK): letters, digits and . _ - : < > ( ) ? ! & # @ $ +
+const CODE = new Uint8Array(128);
+for (let c = 0; c < 128; c++) CODE[c] = ALNUM[c] as number;
+for (const ch of '._-:<>()?!&#@$+') CODE[ch.charCodeAt(0)] = 1;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -37,6 +45,8 @@ export class TermCounter {
   /** Local term id -> term. */
   readonly terms: string[] = [];
   private readonly termIds = new Map<string, number>();
+  /** Code chunk -> the local id of its code term, or -1 when it gives none. */
+  private readonly chunkTerms = new Map<string, number>();
 
   // Raw-token interner: open addressing over (hash, chars); values are raw ids.
   private table = new Int32Array(1 << 12).fill(-1);
@@ -61,12 +71,23 @@ export class TermCounter {
 
   /** Counts the terms of text[start, end) into `field` of the current unit. */
   count(text: string, field: number, start = 0, end = text.length, ascii = false): void {
-    if (ascii) this.countAscii(text, field, start, end);
-    else {
+    if (ascii) {
+      this.countAscii(text, field, start, end);
+      this.countAsciiChunks(text, field, start, end);
+    } else {
       forEachRawToken(
         text,
         (raw) => {
           if (raw.length <= MAX_TOKEN_LENGTH) this.add(this.intern(raw, 0, raw.length), field);
+        },
+        start,
+        end,
+      );
+      forEachCodeChunk(
+        text,
+        (chunk) => {
+          const id = this.chunkTerm(chunk);
+          if (id >= 0) this.bump(id, field);
         },
         start,
         end,
@@ -79,12 +100,16 @@ export class TermCounter {
     for (const id of termIds) this.bump(id, field);
   }
 
-  /** The local ids of the terms of `text`, in order, with repeats. */
+  /** The local ids of the terms of `text`, in analyzeText's order, with repeats. */
   termIdsOf(text: string): number[] {
     const ids: number[] = [];
-    forEachRawToken(text, (raw) => {
-      if (raw.length > MAX_TOKEN_LENGTH) return;
-      for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
+    forEachCodeChunk(text, (chunk) => {
+      const code = this.chunkTerm(chunk);
+      if (code >= 0) ids.push(code);
+      forEachRawToken(chunk, (raw) => {
+        if (raw.length > MAX_TOKEN_LENGTH) return;
+        for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
+      });
     });
     return ids;
   }
@@ -145,6 +170,44 @@ export class TermCounter {
       if (single >= 0) this.bump(single, field);
       else this.add(raw, field);
     }
+  }
+
+  /** Counts the code terms of text[start, end) (ASCII): a second scan, over code chunks. */
+  private countAsciiChunks(text: string, field: number, start: number, end: number): void {
+    let i = start;
+    while (i < end) {
+      let c = text.charCodeAt(i);
+      if (CODE[c] !== 1) {
+        i++;
+        continue;
+      }
+      // Plain: alphanumeric runs joined by single joiners, then at most one trailing . or -
+      // (that is, one raw token, trimmed to itself): no code term. Anything else is analyzed.
+      const s = i;
+      let plain = ALNUM[c] === 1;
+      let prevJoin = false;
+      for (i++; i < end && CODE[(c = text.charCodeAt(i))] === 1; i++) {
+        if (!plain) continue;
+        if (ALNUM[c] === 1) prevJoin = false;
+        else if (JOIN[c] === 1 && !prevJoin) prevJoin = true;
+        else plain = false;
+      }
+      if (plain && prevJoin && text.charCodeAt(i - 1) === 0x5f) plain = false; // a trailing _ stays
+      if (plain) continue;
+      const id = this.chunkTerm(text.slice(s, i));
+      if (id >= 0) this.bump(id, field);
+    }
+  }
+
+  /** The local id of a chunk's code term, or -1 (analyzer.ts codeTermOf, memoized). */
+  private chunkTerm(chunk: string): number {
+    let id = this.chunkTerms.get(chunk);
+    if (id === undefined) {
+      const term = codeTermOf(chunk);
+      id = term === null ? -1 : this.termId(term);
+      this.chunkTerms.set(chunk, id);
+    }
+    return id;
   }
 
   private add(rawId: number, field: number): void {
