@@ -17,11 +17,14 @@
 // Code tokens (docs/engine.md "Queries as people write them"): a chunk is a run of letters,
 // marks, digits and the code characters . _ - : < > ( ) ? ! & # @ $ +. Its edges are trimmed
 // (trailing `.`, `:`, `?`, `-`; an unmatched `(` or `<` at the start, `)` or `>` at the end;
-// parentheses that wrap it whole) and, when what is left has a letter or digit, its brackets
-// balance and it is not exactly one raw token, it gives one more term: itself, folded as
-// above, never stemmed (`Rc<T>` -> `rc<t>`, `--fix-dry-run`, `client:load`, `foo()`). A chunk
-// without letters or digits gives a term only when it is at most 3 characters and holds a
-// `?` (the operator standing alone: `?`, `??`, `?.`). Its raw tokens give their terms as well.
+// parentheses that wrap it whole). What is left gives code terms, folded as above and never
+// stemmed, besides the terms of its raw tokens:
+// - a call, `callee(...)` (arguments or not, closed or cut by a comma): `callee()`, and the
+//   callee itself when it is code-shaped (`Rc::clone(&a)` -> `rc::clone()`, `rc::clone`);
+// - otherwise itself, when it has a letter or digit, its ( ) and < > balance and it is not
+//   exactly one raw token (`Rc<T>` -> `rc<t>`, `--fix-dry-run`, `client:load`, `println!`);
+// - a chunk without letters or digits only when it is at most 3 characters and holds a `?`
+//   (the operator standing alone: `?`, `??`, `?.`).
 //
 // Query terms: a query's terms that are English stopwords (the list below, analyzed like any
 // text, so stemmed as the index is) do not score when the query has any other term; a query
@@ -31,9 +34,15 @@ import { createRequire } from 'node:module';
 import { compareBytes } from '../../json.js';
 import { stemWord, STEMMER } from './stem.js';
 
-/** The stopword list: its package, exactly as pinned, and the words taken out of it. */
+/**
+ * The stopword list: its package, exactly as pinned, the one word added to it (the article
+ * `a`, which the list lacks though it has `an` and `the`) and the two taken out of it (`let`,
+ * which it gives through `let's`, is a keyword of JavaScript, Rust and Swift; `own` is the stem
+ * of owned / owns / owning, ownership in code docs).
+ */
 export const STOPWORDS = {
   list: '@orama/stopwords 3.1.18 english',
+  added: ['a'],
   kept: ['let', 'own'],
 } as const;
 
@@ -46,7 +55,7 @@ export const ANALYZER_CONFIG = {
   stemmer: STEMMER,
   max_token_length: 128,
   code_characters: '._-:<>()?!&#@$+',
-  query_stopwords: `${STOPWORDS.list}, less ${STOPWORDS.kept.join(', ')}`,
+  query_stopwords: `${STOPWORDS.list}, plus ${STOPWORDS.added.join(', ')}, less ${STOPWORDS.kept.join(', ')}`,
 } as const;
 
 export const MAX_TOKEN_LENGTH = ANALYZER_CONFIG.max_token_length;
@@ -106,9 +115,19 @@ function countOf(s: string, c: string): number {
   return n;
 }
 
-/** The code term of one chunk (a CODE_CHUNK match), or null when it gives none. */
-export function codeTermOf(chunk: string): string | null {
-  if (!HAS_ALNUM.test(chunk)) return chunk.length <= 3 && chunk.includes('?') ? chunk : null;
+/** A code term as the index holds it: folded (NFKC first when not ASCII), never stemmed. */
+function codeFold(w: string): string {
+  return fold(ASCII.test(w) ? w : w.normalize('NFKC'));
+}
+
+/** Whether `w` may be a code term: a letter or digit, not one raw token, within the length limit. */
+function codeShaped(w: string): boolean {
+  return w.length <= MAX_TOKEN_LENGTH && HAS_ALNUM.test(w) && !ONE_RAW_TOKEN.test(w);
+}
+
+/** The code terms of one chunk (a CODE_CHUNK match): none, one, or two for a call. */
+export function codeTermsOf(chunk: string): string[] {
+  if (!HAS_ALNUM.test(chunk)) return chunk.length <= 3 && chunk.includes('?') ? [chunk] : [];
   let w = chunk;
   for (;;) {
     const before = w;
@@ -122,9 +141,18 @@ export function codeTermOf(chunk: string): string | null {
     if (w.length >= 2 && w.startsWith('(') && w.endsWith(')') && balanced(w.slice(1, -1), '(', ')')) w = w.slice(1, -1);
     if (w === before) break;
   }
-  if (w.length > MAX_TOKEN_LENGTH || !HAS_ALNUM.test(w) || ONE_RAW_TOKEN.test(w)) return null;
-  if (!balanced(w, '(', ')') || !balanced(w, '<', '>')) return null;
-  return fold(ASCII.test(w) ? w : w.normalize('NFKC'));
+  // A call (`foo(x)`, `Rc::clone(&a)`, `useState(0)`, `foo(a,` before a comma): the callee
+  // with empty parentheses, whatever the arguments, and the callee alone when code-shaped.
+  const open = w.indexOf('(');
+  if (open > 0) {
+    const callee = w.slice(0, open);
+    if (!HAS_ALNUM.test(callee) || !balanced(callee, '<', '>') || callee.includes(')')) return [];
+    const terms = [codeFold(callee + '()')];
+    if (codeShaped(callee)) terms.push(codeFold(callee));
+    return terms[0]!.length <= MAX_TOKEN_LENGTH ? terms : [];
+  }
+  if (!codeShaped(w) || !balanced(w, '(', ')') || !balanced(w, '<', '>')) return [];
+  return [codeFold(w)];
 }
 
 /** Calls `fn` with each raw token of `text` in [start, end), in order. */
@@ -175,17 +203,16 @@ const shared = new TokenTerms();
 export function analyzeText(text: string): string[] {
   const out: string[] = [];
   forEachCodeChunk(text, (chunk) => {
-    const code = codeTermOf(chunk);
-    if (code !== null) out.push(code);
+    for (const code of codeTermsOf(chunk)) out.push(code);
     // A raw token never crosses a chunk's edge: its characters are all chunk characters.
     for (const m of chunk.matchAll(RAW_TOKEN)) for (const t of shared.of(m[0])) out.push(t);
   });
   return out;
 }
 
-// The stopword terms: the list's words analyzed as text (so stemmed, and a contraction
-// such as `doesn't` gives `doesn` and `t`, as a query's would), less STOPWORDS.kept. Built on
-// first use, the same on every run.
+// The stopword terms: the list's words and STOPWORDS.added analyzed as text (so stemmed, and
+// a contraction such as `doesn't` gives `doesn` and `t`, as a query's would), less the terms
+// of STOPWORDS.kept. Built on first use, the same on every run.
 const require = createRequire(import.meta.url);
 let stopTerms: ReadonlySet<string> | null = null;
 
@@ -194,7 +221,7 @@ function stopwordTerms(): ReadonlySet<string> {
     const { stopwords } = require('@orama/stopwords/english') as { stopwords: readonly string[] };
     const kept = new Set<string>(STOPWORDS.kept.flatMap((w) => analyzeText(w)));
     const set = new Set<string>();
-    for (const word of stopwords) for (const t of analyzeText(word)) if (!kept.has(t)) set.add(t);
+    for (const word of [...stopwords, ...STOPWORDS.added]) for (const t of analyzeText(word)) if (!kept.has(t)) set.add(t);
     stopTerms = set;
   }
   return stopTerms;

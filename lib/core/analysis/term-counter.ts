@@ -5,10 +5,10 @@
 // (analyzer.ts: a run of letters, digits and code characters) are found the same two ways; a
 // chunk that is one raw token, bare or with one trailing `.` or `-` (most prose words), is
 // known to give no code term without building its string; any other is analyzed once
-// (`codeTermOf`, memoized by its characters). Term ids are local to one counter (one build
+// (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one build
 // thread); the index builder maps them to the cache's.
 
-import { codeTermOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
+import { codeTermsOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
 /** Index fields, in the fixed order scores are summed in and the index stores them. */
 export const FIELDS = ['body', 'headings', 'title', 'path'] as const;
@@ -45,8 +45,8 @@ export class TermCounter {
   /** Local term id -> term. */
   readonly terms: string[] = [];
   private readonly termIds = new Map<string, number>();
-  /** Code chunk -> the local id of its code term, or -1 when it gives none. */
-  private readonly chunkTerms = new Map<string, number>();
+  /** Code chunk -> the local ids of its code terms. */
+  private readonly chunkTerms = new Map<string, readonly number[]>();
 
   // Raw-token interner: open addressing over (hash, chars); values are raw ids.
   private table = new Int32Array(1 << 12).fill(-1);
@@ -86,8 +86,7 @@ export class TermCounter {
       forEachCodeChunk(
         text,
         (chunk) => {
-          const id = this.chunkTerm(chunk);
-          if (id >= 0) this.bump(id, field);
+          for (const id of this.chunkTerm(chunk)) this.bump(id, field);
         },
         start,
         end,
@@ -104,8 +103,7 @@ export class TermCounter {
   termIdsOf(text: string): number[] {
     const ids: number[] = [];
     forEachCodeChunk(text, (chunk) => {
-      const code = this.chunkTerm(chunk);
-      if (code >= 0) ids.push(code);
+      for (const id of this.chunkTerm(chunk)) ids.push(id);
       forEachRawToken(chunk, (raw) => {
         if (raw.length > MAX_TOKEN_LENGTH) return;
         for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
@@ -194,20 +192,19 @@ export class TermCounter {
       }
       if (plain && prevJoin && text.charCodeAt(i - 1) === 0x5f) plain = false; // a trailing _ stays
       if (plain) continue;
-      const id = this.chunkTerm(text.slice(s, i));
-      if (id >= 0) this.bump(id, field);
+      const ids = this.chunkTerm(text.slice(s, i));
+      for (let k = 0; k < ids.length; k++) this.bump(ids[k] as number, field);
     }
   }
 
-  /** The local id of a chunk's code term, or -1 (analyzer.ts codeTermOf, memoized). */
-  private chunkTerm(chunk: string): number {
-    let id = this.chunkTerms.get(chunk);
-    if (id === undefined) {
-      const term = codeTermOf(chunk);
-      id = term === null ? -1 : this.termId(term);
-      this.chunkTerms.set(chunk, id);
+  /** The local ids of a chunk's code terms (analyzer.ts codeTermsOf, memoized). */
+  private chunkTerm(chunk: string): readonly number[] {
+    let ids = this.chunkTerms.get(chunk);
+    if (ids === undefined) {
+      ids = codeTermsOf(chunk).map((t) => this.termId(t));
+      this.chunkTerms.set(chunk, ids);
     }
-    return id;
+    return ids;
   }
 
   private add(rawId: number, field: number): void {
