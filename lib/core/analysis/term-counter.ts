@@ -2,11 +2,12 @@
 // characters (no string per occurrence), and each distinct raw token is analyzed once
 // (`termsOfToken`). ASCII text is scanned by a char-code loop that finds exactly the raw
 // tokens the analyzer's Unicode regex finds; other text goes through that regex. Code chunks
-// (analyzer.ts: a run of letters, digits and code characters) are found the same two ways; a
-// chunk that is one raw token, bare or with one trailing `.` or `-` (most prose words), is
-// known to give no code term without building its string; any other is analyzed once
-// (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one build
-// thread); the index builder maps them to the cache's.
+// (analyzer.ts: runs of letters, marks, digits and code characters) are found by a second
+// char-code loop over any text, which asks Unicode's classes once per distinct non-ASCII
+// character; a chunk that is one raw token, bare or with one trailing `.` or `-` (most prose
+// words), is known to give no code term without building its string; any other is analyzed
+// once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
+// build thread); the index builder maps them to the cache's.
 
 import { codeTermsOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
@@ -33,10 +34,83 @@ const JOIN = new Uint8Array(128);
 JOIN[0x2e] = 1; // .
 JOIN[0x5f] = 1; // _
 JOIN[0x2d] = 1; // -
-// Code characters (analyzer.ts CODE_CHUNK): letters, digits and . _ - : < > ( ) ? ! & # @ $ +
-const CODE = new Uint8Array(128);
-for (let c = 0; c < 128; c++) CODE[c] = ALNUM[c] as number;
-for (const ch of '._-:<>()?!&#@$+') CODE[ch.charCodeAt(0)] = 1;
+// Code chunk characters by kind (analyzer.ts CODE_CHUNK): NONE ends a chunk; a letter, mark
+// or digit (WORD), a joiner (. _ -) and the other code characters : < > ( ) ? ! & # @ $ +.
+const NONE = 0;
+const WORD = 1;
+const JOINER = 2;
+const CODE_OTHER = 3;
+const KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) KIND[c] = ALNUM[c] === 1 ? WORD : JOIN[c] === 1 ? JOINER : NONE;
+for (const ch of ':<>()?!&#@$+') KIND[ch.charCodeAt(0)] = CODE_OTHER;
+
+// Non-ASCII characters are WORD (a letter, mark or digit) or NONE, as the regex classes say:
+// asked once per BMP code unit (stored as WORD, or NONE + 4; 0 = not asked yet) and once per
+// astral code point.
+const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
+const bmpKind = new Uint8Array(65536);
+const astralKind = new Map<number, number>();
+/** The width (1 or 2 code units) of the character wideKind last classified. */
+let wideWidth = 1;
+
+/** The kind of the non-ASCII character at text[i] (text[i, end) is what is scanned). */
+function wideKind(text: string, i: number, end: number): number {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      wideWidth = 2;
+      const cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+      let k = astralKind.get(cp);
+      if (k === undefined) {
+        k = WORD_CHAR.test(text.slice(i, i + 2)) ? WORD : NONE;
+        astralKind.set(cp, k);
+      }
+      return k;
+    }
+  }
+  wideWidth = 1;
+  let k = bmpKind[c] as number;
+  if (k === 0) {
+    // (a lone surrogate is no letter: NONE, as in the regex)
+    k = WORD_CHAR.test(String.fromCharCode(c)) ? WORD : NONE + 4;
+    bmpKind[c] = k;
+  }
+  return k & 3;
+}
+
+// The states of the plain-chunk check in countChunks.
+const P_FAIL = 0;
+const P_OPEN = 1; // after a leading (
+const P_WORD = 2; // in a run of word characters
+const P_JOIN = 3; // after a . or - following a word character
+const P_UNDERSCORE = 4; // after a _ following a word character
+const P_CLOSE = 5; // after a ) following the raw token
+const P_TAIL = 6; // in the trailing . : ? -
+
+function nextPlain(state: number, kind: number, c: number): number {
+  switch (state) {
+    case P_OPEN:
+      return kind === WORD ? P_WORD : P_FAIL;
+    case P_WORD:
+      if (kind === WORD) return P_WORD;
+      if (c === 0x5f) return P_UNDERSCORE;
+      if (c === 0x2e || c === 0x2d) return P_JOIN;
+      if (c === 0x29) return P_CLOSE;
+      return c === 0x3a || c === 0x3f ? P_TAIL : P_FAIL;
+    case P_JOIN:
+      if (kind === WORD) return P_WORD;
+      if (c === 0x29) return P_CLOSE;
+      return c === 0x2e || c === 0x2d || c === 0x3a || c === 0x3f ? P_TAIL : P_FAIL;
+    case P_UNDERSCORE:
+      return kind === WORD ? P_WORD : P_FAIL;
+    case P_CLOSE:
+    case P_TAIL:
+      return c === 0x2e || c === 0x2d || c === 0x3a || c === 0x3f ? P_TAIL : P_FAIL;
+    default:
+      return P_FAIL;
+  }
+}
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -71,10 +145,8 @@ export class TermCounter {
 
   /** Counts the terms of text[start, end) into `field` of the current unit. */
   count(text: string, field: number, start = 0, end = text.length, ascii = false): void {
-    if (ascii) {
-      this.countAscii(text, field, start, end);
-      this.countAsciiChunks(text, field, start, end);
-    } else {
+    if (ascii) this.countAscii(text, field, start, end);
+    else {
       forEachRawToken(
         text,
         (raw) => {
@@ -83,15 +155,8 @@ export class TermCounter {
         start,
         end,
       );
-      forEachCodeChunk(
-        text,
-        (chunk) => {
-          for (const id of this.chunkTerm(chunk)) this.bump(id, field);
-        },
-        start,
-        end,
-      );
     }
+    this.countChunks(text, field, start, end);
   }
 
   /** Counts already-analyzed terms (a path's or title's, reused for every unit of a file). */
@@ -170,28 +235,44 @@ export class TermCounter {
     }
   }
 
-  /** Counts the code terms of text[start, end) (ASCII): a second scan, over code chunks. */
-  private countAsciiChunks(text: string, field: number, start: number, end: number): void {
+  /** Counts the code terms of text[start, end): a second scan, over code chunks. */
+  private countChunks(text: string, field: number, start: number, end: number): void {
     let i = start;
     while (i < end) {
       let c = text.charCodeAt(i);
-      if (CODE[c] !== 1) {
-        i++;
+      let kind: number;
+      let w = 1;
+      if (c < 128) kind = KIND[c] as number;
+      else {
+        kind = wideKind(text, i, end);
+        w = wideWidth;
+      }
+      if (kind === NONE) {
+        i += w;
         continue;
       }
-      // Plain: alphanumeric runs joined by single joiners, then at most one trailing . or -
-      // (that is, one raw token, trimmed to itself): no code term. Anything else is analyzed.
+      // Plain (analyzer.ts codeTermsOf trims it to one raw token, which gives no code term):
+      // an optional `(`, a raw token, an optional `)`, then any of . : ? - (`word.`,
+      // `(see`, `this)`, `key:`, `works?`). A chunk without a letter or digit gives a term
+      // only when it is at most 3 units and holds a `?`. Anything else is analyzed.
       const s = i;
-      let plain = ALNUM[c] === 1;
-      let prevJoin = false;
-      for (i++; i < end && CODE[(c = text.charCodeAt(i))] === 1; i++) {
-        if (!plain) continue;
-        if (ALNUM[c] === 1) prevJoin = false;
-        else if (JOIN[c] === 1 && !prevJoin) prevJoin = true;
-        else plain = false;
+      let state = c === 0x28 ? P_OPEN : kind === WORD ? P_WORD : P_FAIL;
+      let hasWord = kind === WORD;
+      let hasQuestion = c === 0x3f;
+      for (i += w; i < end; i += w) {
+        c = text.charCodeAt(i);
+        w = 1;
+        if (c < 128) kind = KIND[c] as number;
+        else {
+          kind = wideKind(text, i, end);
+          w = wideWidth;
+        }
+        if (kind === NONE) break;
+        if (kind === WORD) hasWord = true;
+        else if (c === 0x3f) hasQuestion = true;
+        if (state !== P_FAIL) state = nextPlain(state, kind, c);
       }
-      if (plain && prevJoin && text.charCodeAt(i - 1) === 0x5f) plain = false; // a trailing _ stays
-      if (plain) continue;
+      if (!hasWord ? i - s > 3 || !hasQuestion : state !== P_FAIL && state !== P_OPEN && state !== P_UNDERSCORE) continue;
       const ids = this.chunkTerm(text.slice(s, i));
       for (let k = 0; k < ids.length; k++) this.bump(ids[k] as number, field);
     }
