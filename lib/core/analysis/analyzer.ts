@@ -13,24 +13,59 @@
 // `ｕｓｅＳｔａｔｅ`: one spelling each); case is then folded: String.prototype.toLowerCase
 // (full Unicode, locale-independent) plus the two folds it lacks, ß -> ss and final ς -> σ,
 // so `STRASSE` meets `straße` and `ΟΔΟΣ` meets `οδος` in any position.
+//
+// Code tokens (docs/engine.md "Queries as people write them"): a chunk is a run of letters,
+// marks, digits and the code characters . _ - : < > ( ) ? ! & # @ $ +. Its edges are trimmed
+// (trailing `.`, `:`, `?`, `-`; an unmatched `(` or `<` at the start, `)` or `>` at the end;
+// parentheses that wrap it whole). What is left gives code terms, folded as above and never
+// stemmed, besides the terms of its raw tokens:
+// - a call, `callee(...)` (arguments or not, closed or cut by a comma): `callee()`, and the
+//   callee itself when it is code-shaped (`Rc::clone(&a)` -> `rc::clone()`, `rc::clone`);
+// - otherwise itself, when it has a letter or digit, its ( ) and < > balance and it is not
+//   exactly one raw token (`Rc<T>` -> `rc<t>`, `--fix-dry-run`, `client:load`, `println!`);
+// - a chunk without letters or digits only when it is at most 3 characters and holds a `?`
+//   (the operator standing alone: `?`, `??`, `?.`).
+//
+// Query terms: a query's terms that are English stopwords (the list below, analyzed like any
+// text, so stemmed as the index is) do not score when the query has any other term; a query
+// made of stopwords only keeps them all (bm25.ts never scores them through the path field).
 
+import { createRequire } from 'node:module';
 import { compareBytes } from '../../json.js';
 import { stemWord, STEMMER } from './stem.js';
 
+/**
+ * The stopword list: its package, exactly as pinned, the one word added to it (the article
+ * `a`, which the list lacks though it has `an` and `the`) and the two taken out of it (`let`,
+ * which it gives through `let's`, is a keyword of JavaScript, Rust and Swift; `own` is the stem
+ * of owned / owns / owning, ownership in code docs).
+ */
+export const STOPWORDS = {
+  list: '@orama/stopwords 3.1.18 english',
+  added: ['a'],
+  kept: ['let', 'own'],
+} as const;
+
 /** Recorded in a cache's build_config: everything that decides which terms text gives. */
 export const ANALYZER_CONFIG = {
-  name: 'words-identifiers',
-  version: 1,
+  name: 'words-identifiers-code',
+  version: 2,
   normalization: 'NFKC',
   case: 'unicode-lowercase, ß->ss, ς->σ',
   stemmer: STEMMER,
   max_token_length: 128,
+  code_characters: '._-:<>()?!&#@$+',
+  query_stopwords: `${STOPWORDS.list}, plus ${STOPWORDS.added.join(', ')}, less ${STOPWORDS.kept.join(', ')}`,
 } as const;
 
 export const MAX_TOKEN_LENGTH = ANALYZER_CONFIG.max_token_length;
 
 /** Raw tokens, as defined above. */
 const RAW_TOKEN = /[\p{L}\p{M}\p{N}]+(?:[._-][\p{L}\p{M}\p{N}]+)*/gu;
+const ONE_RAW_TOKEN = /^[\p{L}\p{M}\p{N}]+(?:[._-][\p{L}\p{M}\p{N}]+)*$/u;
+/** Code chunks, as defined above. */
+const CODE_CHUNK = /[\p{L}\p{M}\p{N}._\-:<>()?!&#@$+]+/gu;
+const HAS_ALNUM = /[\p{L}\p{M}\p{N}]/u;
 const JOINERS = /[._-]/;
 /** camelCase humps: before an upper after a lower/digit, and inside `HTTPServer` -> HTTP|Server. */
 const HUMP = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
@@ -63,12 +98,77 @@ export function termsOfToken(raw: string): string[] {
   return terms;
 }
 
+/** Whether `s` has as many `open` as `close`, never more closes than opens so far. */
+function balanced(s: string, open: string, close: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === open) depth++;
+    else if (c === close && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+function countOf(s: string, c: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (s[i] === c) n++;
+  return n;
+}
+
+/** A code term as the index holds it: folded (NFKC first when not ASCII), never stemmed. */
+function codeFold(w: string): string {
+  return fold(ASCII.test(w) ? w : w.normalize('NFKC'));
+}
+
+/** Whether `w` may be a code term: a letter or digit, not one raw token, within the length limit. */
+function codeShaped(w: string): boolean {
+  return w.length <= MAX_TOKEN_LENGTH && HAS_ALNUM.test(w) && !ONE_RAW_TOKEN.test(w);
+}
+
+/** The code terms of one chunk (a CODE_CHUNK match): none, one, or two for a call. */
+export function codeTermsOf(chunk: string): string[] {
+  if (!HAS_ALNUM.test(chunk)) return chunk.length <= 3 && chunk.includes('?') ? [chunk] : [];
+  let w = chunk;
+  for (;;) {
+    const before = w;
+    let e = w.length;
+    while (e > 0 && '.:?-'.includes(w[e - 1] as string)) e--;
+    w = w.slice(0, e);
+    if (w.endsWith(')') && countOf(w, ')') > countOf(w, '(')) w = w.slice(0, -1);
+    else if (w.endsWith('>') && countOf(w, '>') > countOf(w, '<')) w = w.slice(0, -1);
+    if (w.startsWith('(') && countOf(w, '(') > countOf(w, ')')) w = w.slice(1);
+    else if (w.startsWith('<') && countOf(w, '<') > countOf(w, '>')) w = w.slice(1);
+    if (w.length >= 2 && w.startsWith('(') && w.endsWith(')') && balanced(w.slice(1, -1), '(', ')')) w = w.slice(1, -1);
+    if (w === before) break;
+  }
+  // A call (`foo(x)`, `Rc::clone(&a)`, `useState(0)`, `foo(a,` before a comma): the callee
+  // with empty parentheses, whatever the arguments, and the callee alone when code-shaped.
+  const open = w.indexOf('(');
+  if (open > 0) {
+    const callee = w.slice(0, open);
+    if (!HAS_ALNUM.test(callee) || !balanced(callee, '<', '>') || callee.includes(')')) return [];
+    const terms = [codeFold(callee + '()')];
+    if (codeShaped(callee)) terms.push(codeFold(callee));
+    return terms[0]!.length <= MAX_TOKEN_LENGTH ? terms : [];
+  }
+  if (!codeShaped(w) || !balanced(w, '(', ')') || !balanced(w, '<', '>')) return [];
+  return [codeFold(w)];
+}
+
 /** Calls `fn` with each raw token of `text` in [start, end), in order. */
 export function forEachRawToken(text: string, fn: (raw: string) => void, start = 0, end = text.length): void {
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
   RAW_TOKEN.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = RAW_TOKEN.exec(slice)) !== null) fn(m[0]);
+}
+
+/** Calls `fn` with each code chunk of `text` in [start, end), in order (CODE_CHUNK matches). */
+export function forEachCodeChunk(text: string, fn: (chunk: string) => void, start = 0, end = text.length): void {
+  const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+  CODE_CHUNK.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CODE_CHUNK.exec(slice)) !== null) fn(m[0]);
 }
 
 /**
@@ -96,16 +196,48 @@ export class TokenTerms {
 
 const shared = new TokenTerms();
 
-/** Every term of `text`, in order, with repeats (for tests and explanations). */
+/**
+ * Every term of `text`, with repeats (for tests and explanations): chunk by chunk, its code
+ * term (if any) then the terms of its raw tokens, in order.
+ */
 export function analyzeText(text: string): string[] {
   const out: string[] = [];
-  forEachRawToken(text, (raw) => {
-    for (const t of shared.of(raw)) out.push(t);
+  forEachCodeChunk(text, (chunk) => {
+    for (const code of codeTermsOf(chunk)) out.push(code);
+    // A raw token never crosses a chunk's edge: its characters are all chunk characters.
+    for (const m of chunk.matchAll(RAW_TOKEN)) for (const t of shared.of(m[0])) out.push(t);
   });
   return out;
 }
 
-/** A query's distinct terms, sorted by UTF-8 byte order (the order scores are summed in). */
+// The stopword terms: the list's words and STOPWORDS.added analyzed as text (so stemmed, and
+// a contraction such as `doesn't` gives `doesn` and `t`, as a query's would), less the terms
+// of STOPWORDS.kept. Built on first use, the same on every run.
+const require = createRequire(import.meta.url);
+let stopTerms: ReadonlySet<string> | null = null;
+
+function stopwordTerms(): ReadonlySet<string> {
+  if (stopTerms === null) {
+    const { stopwords } = require('@orama/stopwords/english') as { stopwords: readonly string[] };
+    const kept = new Set<string>(STOPWORDS.kept.flatMap((w) => analyzeText(w)));
+    const set = new Set<string>();
+    for (const word of [...stopwords, ...STOPWORDS.added]) for (const t of analyzeText(word)) if (!kept.has(t)) set.add(t);
+    stopTerms = set;
+  }
+  return stopTerms;
+}
+
+/** Whether an analyzed term is a stopword (docs/engine.md "Queries as people write them"). */
+export function isStopTerm(term: string): boolean {
+  return stopwordTerms().has(term);
+}
+
+/**
+ * A query's scoring terms, distinct, sorted by UTF-8 byte order (the order scores are summed
+ * in): its terms less stopwords, or all of them when every term is a stopword.
+ */
 export function queryTermsV1(query: string): string[] {
-  return [...new Set(analyzeText(query))].sort(compareBytes);
+  const all = [...new Set(analyzeText(query))].sort(compareBytes);
+  const content = all.filter((t) => !isStopTerm(t));
+  return content.length > 0 ? content : all;
 }

@@ -1,10 +1,15 @@
 // Counts a build's terms per unit and field, fast: raw tokens are interned by their
 // characters (no string per occurrence), and each distinct raw token is analyzed once
 // (`termsOfToken`). ASCII text is scanned by a char-code loop that finds exactly the raw
-// tokens the analyzer's Unicode regex finds; other text goes through that regex. Term ids
-// are local to one counter (one build thread); the index builder maps them to the cache's.
+// tokens the analyzer's Unicode regex finds; other text goes through that regex. Code chunks
+// (analyzer.ts: runs of letters, marks, digits and code characters) are found by a second
+// char-code loop over any text, which asks Unicode's classes once per distinct non-ASCII
+// character; a chunk that is one raw token, bare or with one trailing `.` or `-` (most prose
+// words), is known to give no code term without building its string; any other is analyzed
+// once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
+// build thread); the index builder maps them to the cache's.
 
-import { forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
+import { codeTermsOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
 /** Index fields, in the fixed order scores are summed in and the index stores them. */
 export const FIELDS = ['body', 'headings', 'title', 'path'] as const;
@@ -29,6 +34,83 @@ const JOIN = new Uint8Array(128);
 JOIN[0x2e] = 1; // .
 JOIN[0x5f] = 1; // _
 JOIN[0x2d] = 1; // -
+// Code chunk characters by kind (analyzer.ts CODE_CHUNK): NONE ends a chunk; a letter, mark
+// or digit (WORD), a joiner (. _ -) and the other code characters : < > ( ) ? ! & # @ $ +.
+const NONE = 0;
+const WORD = 1;
+const JOINER = 2;
+const CODE_OTHER = 3;
+const KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) KIND[c] = ALNUM[c] === 1 ? WORD : JOIN[c] === 1 ? JOINER : NONE;
+for (const ch of ':<>()?!&#@$+') KIND[ch.charCodeAt(0)] = CODE_OTHER;
+
+// Non-ASCII characters are WORD (a letter, mark or digit) or NONE, as the regex classes say:
+// asked once per BMP code unit (stored as WORD, or NONE + 4; 0 = not asked yet) and once per
+// astral code point.
+const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
+const bmpKind = new Uint8Array(65536);
+const astralKind = new Map<number, number>();
+/** The width (1 or 2 code units) of the character wideKind last classified. */
+let wideWidth = 1;
+
+/** The kind of the non-ASCII character at text[i] (text[i, end) is what is scanned). */
+function wideKind(text: string, i: number, end: number): number {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      wideWidth = 2;
+      const cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+      let k = astralKind.get(cp);
+      if (k === undefined) {
+        k = WORD_CHAR.test(text.slice(i, i + 2)) ? WORD : NONE;
+        astralKind.set(cp, k);
+      }
+      return k;
+    }
+  }
+  wideWidth = 1;
+  let k = bmpKind[c] as number;
+  if (k === 0) {
+    // (a lone surrogate is no letter: NONE, as in the regex)
+    k = WORD_CHAR.test(String.fromCharCode(c)) ? WORD : NONE + 4;
+    bmpKind[c] = k;
+  }
+  return k & 3;
+}
+
+// The states of the plain-chunk check in countChunks.
+const P_FAIL = 0;
+const P_OPEN = 1; // after a leading (
+const P_WORD = 2; // in a run of word characters
+const P_JOIN = 3; // after a . or - following a word character
+const P_UNDERSCORE = 4; // after a _ following a word character
+const P_CLOSE = 5; // after a ) following the raw token
+const P_TAIL = 6; // in the trailing . : ? -
+
+function nextPlain(state: number, kind: number, c: number): number {
+  switch (state) {
+    case P_OPEN:
+      return kind === WORD ? P_WORD : P_FAIL;
+    case P_WORD:
+      if (kind === WORD) return P_WORD;
+      if (c === 0x5f) return P_UNDERSCORE;
+      if (c === 0x2e || c === 0x2d) return P_JOIN;
+      if (c === 0x29) return P_CLOSE;
+      return c === 0x3a || c === 0x3f ? P_TAIL : P_FAIL;
+    case P_JOIN:
+      if (kind === WORD) return P_WORD;
+      if (c === 0x29) return P_CLOSE;
+      return c === 0x2e || c === 0x2d || c === 0x3a || c === 0x3f ? P_TAIL : P_FAIL;
+    case P_UNDERSCORE:
+      return kind === WORD ? P_WORD : P_FAIL;
+    case P_CLOSE:
+    case P_TAIL:
+      return c === 0x2e || c === 0x2d || c === 0x3a || c === 0x3f ? P_TAIL : P_FAIL;
+    default:
+      return P_FAIL;
+  }
+}
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -37,6 +119,8 @@ export class TermCounter {
   /** Local term id -> term. */
   readonly terms: string[] = [];
   private readonly termIds = new Map<string, number>();
+  /** Code chunk -> the local ids of its code terms. */
+  private readonly chunkTerms = new Map<string, readonly number[]>();
 
   // Raw-token interner: open addressing over (hash, chars); values are raw ids.
   private table = new Int32Array(1 << 12).fill(-1);
@@ -72,6 +156,7 @@ export class TermCounter {
         end,
       );
     }
+    this.countChunks(text, field, start, end);
   }
 
   /** Counts already-analyzed terms (a path's or title's, reused for every unit of a file). */
@@ -79,12 +164,15 @@ export class TermCounter {
     for (const id of termIds) this.bump(id, field);
   }
 
-  /** The local ids of the terms of `text`, in order, with repeats. */
+  /** The local ids of the terms of `text`, in analyzeText's order, with repeats. */
   termIdsOf(text: string): number[] {
     const ids: number[] = [];
-    forEachRawToken(text, (raw) => {
-      if (raw.length > MAX_TOKEN_LENGTH) return;
-      for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
+    forEachCodeChunk(text, (chunk) => {
+      for (const id of this.chunkTerm(chunk)) ids.push(id);
+      forEachRawToken(chunk, (raw) => {
+        if (raw.length > MAX_TOKEN_LENGTH) return;
+        for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
+      });
     });
     return ids;
   }
@@ -145,6 +233,59 @@ export class TermCounter {
       if (single >= 0) this.bump(single, field);
       else this.add(raw, field);
     }
+  }
+
+  /** Counts the code terms of text[start, end): a second scan, over code chunks. */
+  private countChunks(text: string, field: number, start: number, end: number): void {
+    let i = start;
+    while (i < end) {
+      let c = text.charCodeAt(i);
+      let kind: number;
+      let w = 1;
+      if (c < 128) kind = KIND[c] as number;
+      else {
+        kind = wideKind(text, i, end);
+        w = wideWidth;
+      }
+      if (kind === NONE) {
+        i += w;
+        continue;
+      }
+      // Plain (analyzer.ts codeTermsOf trims it to one raw token, which gives no code term):
+      // an optional `(`, a raw token, an optional `)`, then any of . : ? - (`word.`,
+      // `(see`, `this)`, `key:`, `works?`). A chunk without a letter or digit gives a term
+      // only when it is at most 3 units and holds a `?`. Anything else is analyzed.
+      const s = i;
+      let state = c === 0x28 ? P_OPEN : kind === WORD ? P_WORD : P_FAIL;
+      let hasWord = kind === WORD;
+      let hasQuestion = c === 0x3f;
+      for (i += w; i < end; i += w) {
+        c = text.charCodeAt(i);
+        w = 1;
+        if (c < 128) kind = KIND[c] as number;
+        else {
+          kind = wideKind(text, i, end);
+          w = wideWidth;
+        }
+        if (kind === NONE) break;
+        if (kind === WORD) hasWord = true;
+        else if (c === 0x3f) hasQuestion = true;
+        if (state !== P_FAIL) state = nextPlain(state, kind, c);
+      }
+      if (!hasWord ? i - s > 3 || !hasQuestion : state !== P_FAIL && state !== P_OPEN && state !== P_UNDERSCORE) continue;
+      const ids = this.chunkTerm(text.slice(s, i));
+      for (let k = 0; k < ids.length; k++) this.bump(ids[k] as number, field);
+    }
+  }
+
+  /** The local ids of a chunk's code terms (analyzer.ts codeTermsOf, memoized). */
+  private chunkTerm(chunk: string): readonly number[] {
+    let ids = this.chunkTerms.get(chunk);
+    if (ids === undefined) {
+      ids = codeTermsOf(chunk).map((t) => this.termId(t));
+      this.chunkTerms.set(chunk, ids);
+    }
+    return ids;
   }
 
   private add(rawId: number, field: number): void {

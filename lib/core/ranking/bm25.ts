@@ -8,9 +8,18 @@
 //
 // Evaluated in binary64 in exactly that order with `ln` from ./ln.ts, so every machine gets
 // the same bits; the printed score is that value rounded to binary32 (as v0 prints scores).
+//
+// A stopword term (../analysis/analyzer.ts isStopTerm: it reaches here only in a query made
+// of stopwords alone) never scores through the path field: `why` does not pull in `why.md`.
+// A unit it matches only there is not matched by it.
 
+import { isStopTerm } from '../analysis/analyzer.js';
+import { FIELDS } from '../analysis/term-counter.js';
 import type { UnitIndex } from '../index/packed-index.js';
 import { ln } from './ln.js';
+
+/** The field a stopword term never scores through. */
+const PATH_FIELD = FIELDS.indexOf('path');
 
 export interface RankingParams {
   readonly k1: number;
@@ -41,6 +50,14 @@ interface FoundTerm {
   readonly idf: number;
   readonly units: Uint32Array;
   readonly tfs: Uint32Array;
+  /** The field this term does not score through (a stopword's path), or -1. */
+  readonly skip: number;
+}
+
+/** Whether posting k's only nonzero frequency is in field `only`. */
+function onlyIn(tfs: Uint32Array, k: number, fields: number, only: number): boolean {
+  for (let f = 0; f < fields; f++) if (f !== only && (tfs[k * fields + f] as number) > 0) return false;
+  return true;
 }
 
 export function idfOf(unitCount: number, df: number): number {
@@ -88,12 +105,15 @@ export function rankUnits(index: UnitIndex, terms: readonly string[], params: Ra
     if (postings === null) continue;
     const { units, tfs } = postings;
     const idf = idfOf(n, units.length);
-    found.push({ term, idf, units, tfs });
+    const skip = isStopTerm(term) ? PATH_FIELD : -1;
+    found.push({ term, idf, units, tfs, skip });
     for (let f = 0; f < fields; f++) weightIdf[f] = (params.weights[f] as number) * idf;
     for (let k = 0; k < units.length; k++) {
       const u = units[k] as number;
+      if (skip >= 0 && onlyIn(tfs, k, fields, skip)) continue;
       let s = scores[u] as number;
       for (let f = 0; f < fields; f++) {
+        if (f === skip) continue;
         const tf = tfs[k * fields + f] as number;
         // = fieldScore(params, f, idf, tf, len, avg), the same operations in the same order
         if (tf > 0) s += (weightIdf[f] as number) * ((tf * saturation) / (tf + (norms[u * fields + f] as number)));
@@ -108,7 +128,10 @@ export function rankUnits(index: UnitIndex, terms: readonly string[], params: Ra
   return { units: Uint32Array.from(matched), scores, found };
 }
 
-/** Each found term's frequencies and score share in unit `u` (terms absent from it omitted). */
+/**
+ * Each found term's frequencies and score share in unit `u`, in the fields it scores
+ * through (terms absent from them omitted; a stopword's path frequency reads 0).
+ */
 export function explainUnit(index: UnitIndex, ranked: RankedUnits, u: number, params: RankingParams): TermMatch[] {
   const n = index.unitCount;
   const fields = index.fieldCount;
@@ -116,10 +139,11 @@ export function explainUnit(index: UnitIndex, ranked: RankedUnits, u: number, pa
   for (const t of ranked.found) {
     const k = lowerBound(t.units, u);
     if (k >= t.units.length || t.units[k] !== u) continue;
+    if (t.skip >= 0 && onlyIn(t.tfs, k, fields, t.skip)) continue;
     const tfs: number[] = [];
     let score = 0;
     for (let f = 0; f < fields; f++) {
-      const tf = t.tfs[k * fields + f] as number;
+      const tf = f === t.skip ? 0 : (t.tfs[k * fields + f] as number);
       tfs.push(tf);
       const sum = index.lengthSums[f] as number;
       const avg = n === 0 || sum === 0 ? 1 : sum / n;

@@ -31,7 +31,8 @@ t.test('engine.md step 4: identifiers give the whole identifier (unstemmed) then
     ['snake_case', ['snake_case', 'snake', 'case']],
     ['kebab-case', ['kebab-case', 'kebab', 'case']],
     ['repomix.config.json', ['repomix.config.json', 'repomix', 'config', 'json']],
-    ['--map-tokens', ['map-tokens', 'map', 'token']],
+    // Leading dashes make a code token as well ("Queries as people write them"): kept whole too.
+    ['--map-tokens', ['--map-tokens', 'map-tokens', 'map', 'token']],
     ['HTTPServer', ['httpserver', 'http', 'server']],
     ['AZURE_OPENAI_API_KEY', ['azure_openai_api_key', 'azur', 'openai', 'api', 'key']],
     ['getHTTPResponseCode', ['gethttpresponsecode', 'get', 'http', 'respons', 'code']],

@@ -112,3 +112,24 @@ t.test('the interner grows past its first tables without losing a token', async 
   counter.count(text, 0, 0, text.length, false);
   t.same(sorted(countsOf(counter, counter.finishUnit())), sorted(expectedCounts(text)));
 });
+
+t.test('code tokens ("Queries as people write them"): the char-code chunk scan counts exactly analyzeText\'s code terms', async (t) => {
+  // An alphabet dense in code characters and their edge cases: every code character, joiners,
+  // brackets, non-ASCII letters and marks, an astral letter, a lone surrogate, separators.
+  const unit = fc.constantFrom(...['a', 'B', '0', 'é', '\u0301', '\u{10428}', '\uD800', '—', ...'._-:<>()?!&#@$+ ,/`"=*[]{}']);
+  const codeWord = fc.oneof(
+    fc.string({ unit, maxLength: 10 }),
+    fc.constantFrom('Rc<T>', '--fix-dry-run', 'client:load', 'foo()', 'foo(a,', '(see', 'this)', 'key:', 'works?', '?', '??', '?.', 'a_', 'a._', '(a)', 'a-)', '__init__', 'Vec<Vec<u8>>', 'x'.repeat(130) + ':'),
+  );
+  fc.assert(
+    fc.property(fc.array(codeWord, { maxLength: 20 }), fc.constantFrom(' ', '', '\n'), (words, sep) => {
+      const text = words.join(sep);
+      const counter = new TermCounter();
+      counter.count(text, 0, 0, text.length, /^[\x00-\x7f]*$/.test(text));
+      const unit = counter.finishUnit();
+      return JSON.stringify(sorted(countsOf(counter, unit))) === JSON.stringify(sorted(expectedCounts(text))) && unit.lengths[0] === analyzeText(text).length;
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass('3000 random code-dense texts: the same terms and field length as the analyzer');
+});

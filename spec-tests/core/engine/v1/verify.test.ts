@@ -196,7 +196,7 @@ const BREAKAGES: readonly Breakage[] = [
     ['engine "v2"', (cfg) => void (cfg['engine'] = 'v2')],
     ['granularity "paragraph"', (cfg) => void (cfg['granularity'] = 'paragraph')],
     ['tokenizer "gpt2"', (cfg) => void (cfg['tokenizer'] = 'gpt2')],
-    ['analyzer version 2', sub('analyzer', (a) => void (a['version'] = 2))],
+    ['analyzer version 3', sub('analyzer', (a) => void (a['version'] = 3))], // the analyzer is version 2 ("Queries as people write them")
     ['another stemmer', sub('analyzer', (a) => void (a['stemmer'] = 'porter2 (wink-porter2-stemmer 3.0.0)'))],
     ['max_token_length 64', sub('analyzer', (a) => void (a['max_token_length'] = 64))],
     ['case folding "none"', sub('analyzer', (a) => void (a['case'] = 'none'))],
