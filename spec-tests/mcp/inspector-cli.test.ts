@@ -88,7 +88,7 @@ t.test('the MCP Inspector CLI: tools/list, then one tools/call per tool, structu
     t.ok(validate.get(name)?.(result.structuredContent), `${name}: and valid against its outputSchema`);
   }
 
-  const after = await inspect(work, server, ['--method', 'tools/call', '--tool-name', 'context.resolve', '--tool-arg', 'cache=guide', '--tool-arg', 'query=deployment', '--tool-arg', 'budget=100']);
+  const after = await inspect(work, server, ['--method', 'tools/call', '--tool-name', 'context.resolve', '--tool-arg', 'cache=guide', '--tool-arg', 'query=deployment', '--tool-arg', 'budget=600']);
   t.match(after.out, /"documents_selected": 1/, 'the cache context.build wrote resolves');
   const readOnly = await inspect(work, [...server, '--read-only'], ['--method', 'tools/list']);
   t.notMatch(readOnly.out, /context\.build/, '--read-only: the Inspector sees no context.build');

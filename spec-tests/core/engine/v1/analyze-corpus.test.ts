@@ -72,7 +72,7 @@ t.test('analyze-corpus.ts: a build on worker threads is byte-identical to a buil
     t.same(cacheOnly(workers), expected, `${granularity}: dist build on 2 threads = in-process build on 1 thread, every cache file`);
 
     const cli = join(dir, `${granularity}-cli`);
-    const r = spawnSync('/bin/sh', ['-c', 'unset NODE_OPTIONS; exec "$0" "$@"', process.execPath, BIN, 'build', '--engine', 'v1', '--granularity', granularity, '--sources', src, '--cache', cli], {
+    const r = spawnSync('/bin/sh', ['-c', 'unset NODE_OPTIONS; exec "$0" "$@"', process.execPath, BIN, 'build', '--engine', 'v1', '--granularity', granularity, '--tokenizer', 'bytes4', '--sources', src, '--cache', cli], {
       encoding: 'utf8',
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SOURCE_DATE_EPOCH: '0' },
     });
