@@ -88,7 +88,13 @@ interface Choice {
 // number, printed in its place afterwards, never costs more tokens than were reserved.
 const RAISE_PLACEHOLDER = Number.MAX_SAFE_INTEGER;
 /** Units skipped on an estimate that get a second, exact try (each costs one count of the answer). */
-const REFILL_TRIES = 8;
+const REFILL_TRIES = 4;
+/**
+ * Units an answer-scope choice prices (builds and counts the entry of) at most, in rank
+ * order: a 2,000-token answer holds a handful of entries, and pricing every matching unit
+ * of a large cache (thousands) cost hundreds of milliseconds a query.
+ */
+const PRICED_MAX = 32;
 
 function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope, options: ResolveOptions): Json {
   const { index, manifest } = cache;
@@ -364,6 +370,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     // Below this much left, no entry can fit: its content (when printed) or the smallest entry seen.
     let floor = printsContent ? minTokens : 1;
     let stoppedAt = 0;
+    let priced = 0;
     for (let i = 0, u = unitAt(0); u >= 0 && b - spent >= floor; u = unitAt(++i)) {
       stoppedAt = i + 1;
       rankOf.set(u, i);
@@ -375,6 +382,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         skipped.push(u);
         continue;
       }
+      if (++priced > PRICED_MAX) break;
       const cost = costOf(u);
       if (!printsContent) floor = floor === 1 ? cost : Math.min(floor, cost);
       const next = skipped.slice(0, OMITTED_MAX);
