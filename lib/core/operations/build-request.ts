@@ -4,7 +4,7 @@
 // v1 with sections and o200k_base token counts; v0 takes no options beyond force; the v1
 // options are checked by the caller (usage error on the CLI, invalid params in MCP).
 
-import { compact } from '../../json.js';
+import { compact, parseJson } from '../../json.js';
 import type { V1Options } from '../engine/v1/config.js';
 import { DEFAULT_EXTENSIONS } from '../sources/extensions.js';
 import type { ProgressListener } from '../store/progress.js';
@@ -45,11 +45,12 @@ const EXTENSIONS_READ: Readonly<Record<EngineName, string>> = {
 };
 
 /**
- * The warning for a build that found no document (its report line says document_count 0),
- * or null: the extensions the engine looked for, path-free (the MCP tool sends it as is).
+ * The warning for a build that found no document, or null: the extensions the engine looked
+ * for, path-free (the MCP tool sends it as is). It reads the build's own report line, the
+ * one thing both faces hold (an MCP build's summary comes back from its worker as that line).
  */
 export function emptyBuildWarning(engine: EngineName, line: string): string | null {
-  const report = JSON.parse(line) as { document_count?: unknown };
+  const report = parseJson(line) as { document_count?: unknown };
   if (report.document_count !== 0) return null;
   const filters = engine === 'v1' ? ' (less what include/exclude globs, .gitignore files and hidden folders leave out)' : '';
   return `No source file found: engine ${engine} reads ${EXTENSIONS_READ[engine]} files${filters}, so the cache holds 0 documents.`;
