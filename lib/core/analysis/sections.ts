@@ -8,9 +8,10 @@
 //   point boundary: no section is over the cap;
 // - trail = the texts of the section's heading and its enclosing headings of any level;
 // - a section under minBytes (UTF-8) joins the one before it (keeping that one's slug and
-//   trail) when both fit the cap; a heading's small introduction before its first
+//   trail) when the joined unit stays within mergeMaxBytes (and the cap); a heading's small introduction before its first
 //   sub-heading, a first section, or one that could not join, takes in the one after it
-//   (keeping its own slug and trail) when both fit; a whitespace-only leading part too;
+//   (keeping its own slug and trail) when the joined unit stays within them; a
+//   whitespace-only leading part too;
 // - ids: a heading's section has its slug; when its text is cut at blocks, the k-th piece is
 //   `slug~k` (k >= 2), whether or not the first piece merged away; no slug holds a `~`;
 // - the sections tile the text: concatenating their slices gives the document back.
@@ -25,6 +26,9 @@ export interface SectionOptions {
   readonly minBytes: number;
   /** No section over this many UTF-8 bytes (at least 4, one code point); omitted: no cap. */
   readonly maxBytes?: number;
+  /** Small sections merge only while the joined unit stays within this many UTF-8 bytes
+   * (and within maxBytes); omitted: up to the cap (the engine uses 1,024). */
+  readonly mergeMaxBytes?: number;
 }
 
 export interface Section {
@@ -86,7 +90,7 @@ function isWhitespaceOnly(text: string, start: number, end: number): boolean {
 }
 
 function checkOptions(options: SectionOptions): void {
-  const { splitLevel, minBytes, maxBytes } = options;
+  const { splitLevel, minBytes, maxBytes, mergeMaxBytes } = options;
   if (!Number.isInteger(splitLevel) || splitLevel < 1 || splitLevel > 6) {
     throw new ContextError('internal_error', 'splitSections: splitLevel must be an integer from 1 to 6');
   }
@@ -95,6 +99,9 @@ function checkOptions(options: SectionOptions): void {
   }
   if (maxBytes !== undefined && (!Number.isSafeInteger(maxBytes) || maxBytes < 4)) {
     throw new ContextError('internal_error', 'splitSections: maxBytes must be an integer of at least 4');
+  }
+  if (mergeMaxBytes !== undefined && (!Number.isSafeInteger(mergeMaxBytes) || mergeMaxBytes < 0)) {
+    throw new ContextError('internal_error', 'splitSections: mergeMaxBytes must be a non-negative integer');
   }
 }
 
@@ -254,7 +261,8 @@ class Cutter {
 /**
  * Cuts `text` into sections at its top-level headings of level <= splitLevel, cuts any
  * section over maxBytes finer (deeper headings, blocks, lines, code points), then merges
- * small neighbours without going over maxBytes, then gives each section its unique id.
+ * small neighbours without going over mergeMaxBytes (nor maxBytes), then gives each section
+ * its unique id.
  * Always at least one section.
  */
 export function splitSections(text: string, structure: MarkdownStructure, options: SectionOptions): Section[] {
@@ -293,9 +301,10 @@ export function splitSections(text: string, structure: MarkdownStructure, option
     cutter.refine(p);
   }
 
-  // Merge small neighbours, left to right, never over the cap.
+  // Merge small neighbours, left to right, never over the merge limit (nor the cap).
   const merged: Part[] = [];
-  const fits = (a: Part, b: Part): boolean => a.bytes + b.bytes <= cap;
+  const mergeLimit = Math.min(cap, options.mergeMaxBytes ?? Number.POSITIVE_INFINITY);
+  const fits = (a: Part, b: Part): boolean => a.bytes + b.bytes <= mergeLimit;
   const absorb = (into: Part, p: Part): void => {
     into.end = p.end;
     into.bytes += p.bytes;

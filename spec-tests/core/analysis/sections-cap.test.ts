@@ -179,6 +179,32 @@ const randomOptions = fc.record({
   splitLevel: fc.integer({ min: 1, max: 6 }),
   minBytes: fc.constantFrom(0, 1, 64, 512, 4096),
   maxBytes: fc.constantFrom(4, 5, 64, 500, 3072),
+  mergeMaxBytes: fc.constantFrom(undefined, 0, 100, 1024),
+});
+
+// "Small neighbours still merge" — but only up to a limit (docs/engine.md "Units that fit",
+// rule 4): small sections join while the joined unit stays within mergeMaxBytes, so a run
+// of small reference entries (one class each) becomes several units, not one unit the size
+// of the cap that an answer pays for whole to get one entry of it.
+t.test('small neighbours merge only while the joined unit stays within mergeMaxBytes', async (t) => {
+  const entry = (i: number): string => `## Class: Error${i}\n\n${'The socket was destroyed because a timeout elapsed. '.repeat(3)}\n\n`;
+  const text = Array.from({ length: 20 }, (_, i) => entry(i)).join('');
+  const small = utf8Length(entry(10), 0, entry(10).length);
+  t.ok(small < 256, `each entry is small (${small} bytes)`);
+  const limited = split(text, { splitLevel: 2, minBytes: 256, maxBytes: 2048, mergeMaxBytes: 1024 });
+  t.equal(broken(text, limited, { splitLevel: 2, minBytes: 256, maxBytes: 2048 }), null, 'still tiled, unique ids');
+  const sizes = limited.map((s) => utf8Length(text, s.start, s.end));
+  t.ok(sizes.every((n) => n <= 1024), `no merged unit over the merge limit: ${sizes.join(', ')}`);
+  t.ok(sizes.every((n) => n >= 256), `and every one merged up to min_bytes at least: ${sizes.join(', ')}`);
+  const capped = split(text, { splitLevel: 2, minBytes: 256, maxBytes: 2048 });
+  const capSizes = capped.map((s) => utf8Length(text, s.start, s.end));
+  t.ok(Math.max(...capSizes) > 1024, `without the limit, merges run up to the cap: ${capSizes.join(', ')}`);
+  t.ok(limited.length > capped.length, 'so the limit gives more, smaller units');
+  // A merge limit above the cap changes nothing: the cap still bounds merges.
+  t.same(split(text, { splitLevel: 2, minBytes: 256, maxBytes: 2048, mergeMaxBytes: 1e6 }), capped);
+  for (const mergeMaxBytes of [-1, 1.5, Number.NaN]) {
+    t.throws(() => split(text, { splitLevel: 2, minBytes: 256, maxBytes: 2048, mergeMaxBytes }), ContextError, `mergeMaxBytes ${mergeMaxBytes}`);
+  }
 });
 
 t.test('property: units tile, fit the cap and have unique ids (random Markdown and caps)', async (t) => {

@@ -62,6 +62,7 @@ export function analyzeDocument(
           splitLevel: SECTION_RULES.split_level,
           minBytes: SECTION_RULES.min_bytes,
           maxBytes: SECTION_RULES.max_bytes,
+          mergeMaxBytes: SECTION_RULES.merge_max_bytes,
         });
   return parts.map((part) => {
     counter.count(text, BODY, Math.max(part.start, bodyStart), Math.max(part.end, bodyStart), ascii);

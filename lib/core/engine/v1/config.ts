@@ -11,7 +11,7 @@ import type { RankingParams } from '../../ranking/bm25.js';
 import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
-export const FORMAT_VERSION = '4';
+export const FORMAT_VERSION = '5';
 export const GRANULARITIES = ['file', 'section'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
@@ -24,11 +24,11 @@ export const DEFAULT_RANKING = {
 } as const;
 
 /**
- * Sections split at h1-h2, then any over 3,072 UTF-8 bytes at deeper headings, blocks,
- * lines (docs/engine.md "Units that fit": the cap was chosen from measured unit sizes); a
- * section under 512 bytes joins a neighbour when both fit.
+ * Sections split at h1-h2, then any over 2,048 UTF-8 bytes at deeper headings, blocks,
+ * lines; a section under 256 bytes joins a neighbour while the joined unit stays within
+ * 1,024 bytes (docs/engine.md "Units that fit": chosen from measured unit sizes and answers).
  */
-export const SECTION_RULES = { split_level: 2, min_bytes: 512, max_bytes: 3072 } as const;
+export const SECTION_RULES = { split_level: 2, min_bytes: 256, merge_max_bytes: 1024, max_bytes: 2048 } as const;
 
 export interface V1Options {
   readonly granularity: Granularity;
@@ -84,7 +84,7 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /** The options and ranking a v1 build_config records, or a reason it is not one. */
 export function parseBuildConfig(value: unknown): V1Config | string {
   if (!isObject(value)) return 'build_config is not an object';
-  if (value['engine'] === 'v1' && (value['version'] === '2' || value['version'] === '3')) {
+  if (value['engine'] === 'v1' && (value['version'] === '2' || value['version'] === '3' || value['version'] === '4')) {
     return `build_config is engine v1 format ${value['version']}, which this version no longer reads (rebuild it with build --force)`;
   }
   if (value['version'] !== FORMAT_VERSION || value['engine'] !== 'v1') return `build_config is not engine v1 format ${FORMAT_VERSION}`;

@@ -1,7 +1,8 @@
 // Engine v1's build_config (lib/core/engine/v1/config.ts): "Answers that fit, by default",
 // What to build item 2: the unit cap is chosen from measurements and recorded in
-// build_config; caches written before it (format 3, sections cut at headings only) cannot be
-// answered from faithfully, so they are refused with the advice to rebuild.
+// build_config; caches written before it (format 3, sections cut at headings only; format 4,
+// small sections merged up to the cap) cannot be answered from faithfully, so they are
+// refused with the advice to rebuild.
 import t from 'tap';
 import { buildConfig, FORMAT_VERSION, parseBuildConfig, SECTION_RULES } from '../../../../lib/core/engine/v1/config.js';
 
@@ -9,16 +10,19 @@ const OPTIONS = { granularity: 'section' as const, tokenizer: 'o200k_base' as co
 
 t.test('section rules with the cap are recorded, and read back', async (t) => {
   const config = buildConfig(OPTIONS) as Record<string, unknown>;
-  t.same(config['sections'], { split_level: 2, min_bytes: 512, max_bytes: SECTION_RULES.max_bytes });
-  t.ok(SECTION_RULES.max_bytes >= SECTION_RULES.min_bytes, 'the cap is above the merge threshold');
+  t.same(config['sections'], { split_level: 2, min_bytes: 256, merge_max_bytes: 1024, max_bytes: SECTION_RULES.max_bytes });
+  t.ok(SECTION_RULES.max_bytes >= SECTION_RULES.merge_max_bytes, 'the cap is at or above the merge limit');
+  t.ok(SECTION_RULES.merge_max_bytes >= SECTION_RULES.min_bytes, 'the merge limit is at or above the merge threshold');
   t.equal(typeof parseBuildConfig(config), 'object', 'a config this engine wrote parses');
-  const other = { ...config, sections: { split_level: 2, min_bytes: 512, max_bytes: SECTION_RULES.max_bytes + 1 } };
+  const other = { ...config, sections: { ...SECTION_RULES, max_bytes: SECTION_RULES.max_bytes + 1 } };
   t.type(parseBuildConfig(other), 'string', 'another cap is a rule this engine does not implement');
+  const oldMerge = { ...config, sections: { split_level: 2, min_bytes: 512, max_bytes: SECTION_RULES.max_bytes } };
+  t.type(parseBuildConfig(oldMerge), 'string', 'rules without the merge limit are not this engine\'s');
 });
 
-t.test('format 2 and 3 caches: refused, with the advice to rebuild', async (t) => {
-  t.equal(FORMAT_VERSION, '4');
-  for (const version of ['2', '3']) {
+t.test('format 2, 3 and 4 caches: refused, with the advice to rebuild', async (t) => {
+  t.equal(FORMAT_VERSION, '5');
+  for (const version of ['2', '3', '4']) {
     const reason = parseBuildConfig({ ...(buildConfig(OPTIONS) as Record<string, unknown>), version });
     t.type(reason, 'string');
     t.match(reason as string, new RegExp(`format ${version}.*rebuild it with build --force`), `format ${version}`);
