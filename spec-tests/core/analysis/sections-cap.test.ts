@@ -179,7 +179,7 @@ const randomOptions = fc.record({
   splitLevel: fc.integer({ min: 1, max: 6 }),
   minBytes: fc.constantFrom(0, 1, 64, 512, 4096),
   maxBytes: fc.constantFrom(4, 5, 64, 500, 3072),
-  mergeMaxBytes: fc.constantFrom(undefined, 0, 100, 1024),
+  mergeMaxBytes: fc.constantFrom(0, 100, 1024, Number.MAX_SAFE_INTEGER),
 });
 
 // "Small neighbours still merge" — but only up to a limit (docs/engine.md "Units that fit",
