@@ -44,6 +44,9 @@ export interface MarkdownOptions {
   // Read `{#id}`, `{ #id }` and MDX `{/*id*/}` at the end of a heading as its anchor
   // (default false: GitHub's reading).
   readonly headingIds?: boolean;
+  // Compute anchor slugs (default true). Without them every heading's slug is '': for callers
+  // that never address a heading (engine v1's whole-file units), which skips github-slugger.
+  readonly slugs?: boolean;
 }
 
 // A custom heading id at the end of a heading's raw content: `{#id}` / `{ #id }` (Docusaurus,
@@ -81,9 +84,14 @@ export function parseMarkdown(text: string, options: MarkdownOptions = {}): Mark
   // -1, -2, ... as the slugger numbers its own (without custom ids nothing is ever taken).
   const taken = new Set<string>();
   const headings: Heading[] = [];
+  const slugs = options.slugs !== false;
   for (const raw of scan.headings) {
     const custom = options.headingIds === true ? headingId(raw.content) : null;
     const rendered = renderHeadingText(custom === null ? raw.content : custom.content, definitions);
+    if (!slugs) {
+      if (raw.topLevel) headings.push({ level: raw.level, text: rendered.text, slug: '', start: raw.start, end: raw.end });
+      continue;
+    }
     let slug = custom === null ? slugger.slug(rendered.anchorText) : custom.id;
     if (taken.has(slug)) {
       let n = 1;

@@ -1,10 +1,11 @@
 // Counts a build's terms per unit and field, fast: raw tokens are interned by their
 // characters (no string per occurrence), and each distinct raw token is analyzed once
-// (`termsOfToken`). ASCII text is scanned by a char-code loop that finds exactly the raw
-// tokens the analyzer's Unicode regex finds; other text goes through that regex. Code chunks
-// (analyzer.ts: runs of letters, marks, digits and code characters) are found by a second
-// char-code loop over any text, which asks Unicode's classes once per distinct non-ASCII
-// character; a chunk that is one raw token, bare or with one trailing `.` or `-` (most prose
+// (`termsOfToken`). Text is scanned by a char-code loop that finds exactly the raw tokens
+// the analyzer's Unicode regex finds: ASCII characters by table, a non-ASCII one by asking
+// Unicode's classes once per distinct character (so a page with a few accents or an emoji
+// keeps the speed of ASCII; the regex path of analyzer.ts stays the definition, and the
+// tests hold the two equal). Code chunks (analyzer.ts: runs of letters, marks, digits and
+// code characters) are found by a second char-code loop of the same kind; a chunk that is one raw token, bare or with one trailing `.` or `-` (most prose
 // words), is known to give no code term without building its string; any other is analyzed
 // once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
 // build thread); the index builder maps them to the cache's.
@@ -144,18 +145,8 @@ export class TermCounter {
   private lengths = new Uint32Array(FIELD_COUNT);
 
   /** Counts the terms of text[start, end) into `field` of the current unit. */
-  count(text: string, field: number, start = 0, end = text.length, ascii = false): void {
-    if (ascii) this.countAscii(text, field, start, end);
-    else {
-      forEachRawToken(
-        text,
-        (raw) => {
-          if (raw.length <= MAX_TOKEN_LENGTH) this.add(this.intern(raw, 0, raw.length), field);
-        },
-        start,
-        end,
-      );
-    }
+  count(text: string, field: number, start = 0, end = text.length): void {
+    this.countRaw(text, field, start, end);
     this.countChunks(text, field, start, end);
   }
 
@@ -197,35 +188,72 @@ export class TermCounter {
     return { termIds, tfs, lengths };
   }
 
-  private countAscii(text: string, field: number, start: number, end: number): void {
+  /**
+   * Counts the raw tokens of text[start, end): runs of word characters (letters, marks,
+   * digits: ASCII by table, others by wideKind) joined by single `.`, `_` or `-`, exactly
+   * RAW_TOKEN's matches in that slice (a surrogate pair cut by `end` is two lone surrogates,
+   * no letter, as in the regex over the slice).
+   */
+  private countRaw(text: string, field: number, start: number, end: number): void {
+    const scratch = this.scratch;
     let i = start;
     while (i < end) {
-      if (ALNUM[text.charCodeAt(i)] !== 1) {
-        i++;
-        continue;
-      }
-      // Hash the token while copying it into the scratch buffer, so the table lookup
-      // compares typed arrays only, whatever the string's representation.
-      const s = i;
-      let h = FNV_OFFSET;
-      let n = 0;
-      let scratch = this.scratch;
-      for (;;) {
-        let c: number;
-        while (i < end && ALNUM[(c = text.charCodeAt(i))] === 1) {
-          h = Math.imul(h ^ c, FNV_PRIME);
-          if (n < scratch.length) scratch[n] = c;
-          n++;
-          i++;
-        }
-        if (i + 1 < end && JOIN[(c = text.charCodeAt(i))] === 1 && ALNUM[text.charCodeAt(i + 1)] === 1) {
-          h = Math.imul(h ^ c, FNV_PRIME);
-          if (n < scratch.length) scratch[n] = c;
-          n++;
+      let c = text.charCodeAt(i);
+      let w = 1;
+      if (c < 128) {
+        if (ALNUM[c] !== 1) {
           i++;
           continue;
         }
-        break;
+      } else if (wideKind(text, i, end) !== WORD) {
+        i += wideWidth;
+        continue;
+      } else w = wideWidth;
+      // Hash the token while copying it into the scratch buffer, so the table lookup
+      // compares typed arrays only, whatever the string's representation. Invariant at the
+      // top of the loop: text[i, i + w) is a word character, c its first code unit.
+      const s = i;
+      let h = FNV_OFFSET;
+      let n = 0;
+      for (;;) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        if (n < scratch.length) scratch[n] = c;
+        n++;
+        if (w === 2) {
+          const d = text.charCodeAt(i + 1);
+          h = Math.imul(h ^ d, FNV_PRIME);
+          if (n < scratch.length) scratch[n] = d;
+          n++;
+        }
+        i += w;
+        if (i >= end) break;
+        c = text.charCodeAt(i);
+        if (c < 128) {
+          if (ALNUM[c] === 1) {
+            w = 1;
+            continue;
+          }
+          if (JOIN[c] !== 1 || i + 1 >= end) break;
+          // A joiner continues the token only before a word character.
+          const d = text.charCodeAt(i + 1);
+          let next: number;
+          if (d < 128) {
+            if (ALNUM[d] !== 1) break;
+            next = 1;
+          } else {
+            if (wideKind(text, i + 1, end) !== WORD) break;
+            next = wideWidth;
+          }
+          h = Math.imul(h ^ c, FNV_PRIME);
+          if (n < scratch.length) scratch[n] = c;
+          n++;
+          i++;
+          c = d;
+          w = next;
+          continue;
+        }
+        if (wideKind(text, i, end) !== WORD) break;
+        w = wideWidth;
       }
       if (n > MAX_TOKEN_LENGTH) continue; // gives no term (analyzer.ts)
       const raw = this.lookup(n, h, text, s);

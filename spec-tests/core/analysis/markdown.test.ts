@@ -129,6 +129,20 @@ t.test('slugs: GitHub anchors via github-slugger, one slugger per document', asy
   t.same(slugs('Multi\nline\n===\n'), ['multiline'], 'a line break inside a setext heading is dropped from the slug');
 });
 
+// Engine v1's whole-file units never address a heading, so the build asks for no slugs
+// (a speed choice, "Builds at native speed on real text", What to build item 3: "skip slug
+// work where the granularity does not use it"): everything else is the same structure.
+t.test('slugs: false gives the same headings and blocks, each slug empty', async (t) => {
+  const doc = '---\ntitle: T\n---\n# Intro {#intro}\n\nText.\n\n## Usage `x`\n\n## Usage `x`\n\n- a\n- b\n\nSetext\n---\n';
+  const full = parseMarkdown(doc, { headingIds: true });
+  const bare = parseMarkdown(doc, { headingIds: true, slugs: false });
+  t.same(full.headings.map((h) => h.slug), ['intro', 'usage-x', 'usage-x-1', 'setext'], 'slugs computed by default');
+  t.same(bare.headings.map((h) => h.slug), ['', '', '', '']);
+  t.same(bare.headings.map(({ slug: _, ...rest }) => rest), full.headings.map(({ slug: _, ...rest }) => rest), 'levels, texts, offsets unchanged');
+  t.same(bare.blocks, full.blocks);
+  t.same(bare.frontMatter, full.frontMatter);
+});
+
 t.test('offsets: start of the first line, end past the last line ending', async (t) => {
   const doc = 'x\n\n  ## Two ##\nA\nB\n---\n# End';
   const h = parseMarkdown(doc).headings;

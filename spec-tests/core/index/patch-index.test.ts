@@ -29,8 +29,7 @@ function analyze(docs: readonly (readonly [string, string])[], granularity: Gran
   let counter = new TermCounter();
   return docs.map(([path, text], d) => {
     if (cuts.includes(d)) counter = new TermCounter();
-    const ascii = /^[\x00-\x7f]*$/.test(text);
-    return analyzeDocument(path, text, ascii, granularity, countTokens, counter).map((u) => ({ ...u, doc: d, dictionary: counter.terms }));
+    return analyzeDocument(path, text, granularity, countTokens, counter).map((u) => ({ ...u, doc: d, dictionary: counter.terms }));
   });
 }
 

@@ -45,12 +45,12 @@ function pathText(path: string): string {
 export function analyzeDocument(
   path: string,
   text: string,
-  ascii: boolean,
   granularity: Granularity,
   countTokens: TokenCounter,
   counter: TermCounter,
 ): AnalyzedUnit[] {
-  const structure = parseMarkdown(text, { headingIds: true });
+  // Whole-file units never address a heading: no slugs to compute.
+  const structure = parseMarkdown(text, { headingIds: true, slugs: granularity === 'section' });
   const bodyStart = structure.frontMatter?.end ?? 0;
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
@@ -65,7 +65,7 @@ export function analyzeDocument(
           mergeMaxBytes: SECTION_RULES.merge_max_bytes,
         });
   return parts.map((part) => {
-    counter.count(text, BODY, Math.max(part.start, bodyStart), Math.max(part.end, bodyStart), ascii);
+    counter.count(text, BODY, Math.max(part.start, bodyStart), Math.max(part.end, bodyStart));
     // The trail's last entry is the section's own heading, already among its headings,
     // except in the second and later pieces of a heading's text (slug~k), which hold no
     // heading of their own but still belong under it.

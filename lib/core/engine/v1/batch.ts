@@ -127,7 +127,7 @@ export async function runBatch(task: BatchTask): Promise<BatchResult> {
       if (unchanged) continue;
       const ascii = fs.isAscii(bytes);
       const text = bytes.toString(ascii ? 'latin1' : 'utf8');
-      for (const u of analyzeDocument(item.path, text, ascii, task.granularity, countTokens, counter)) {
+      for (const u of analyzeDocument(item.path, text, task.granularity, countTokens, counter)) {
         units.push({
           doc,
           start: u.start,
