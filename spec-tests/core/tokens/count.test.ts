@@ -28,3 +28,63 @@ t.test('count.ts: the tokenizer names', async (t) => {
   t.equal(isTokenizerName('gpt2'), false);
   t.equal(isTokenizerName('BYTES4'), false, 'exact spelling');
 });
+
+// "Exact tokens for a fraction of the cost" (Builds at native speed on real text, What to
+// build item 4): the memo in front of the package must give the package's count for every
+// text — pieces cut by the encoding's own pattern, each counted as the package counts it.
+// Checked against gpt-tokenizer's countTokens on every page of both relevance dev sets (whole,
+// and cut at arbitrary points, so pieces meet text edges), and on random text rich in what the
+// split pattern cares about (whitespace runs before words, newlines, contractions, digits,
+// punctuation runs, non-Latin letters, marks, emoji, lone surrogates, special-token text).
+t.test('count.ts: the piece memo counts exactly what gpt-tokenizer counts (dev-set pages and random text)', async (t) => {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { createRequire } = await import('node:module');
+  const fc = (await import('fast-check')).default;
+  const { memoCounter, PIECE_MEMO_LIMIT } = await import('../../../lib/core/tokens/count.js');
+  const require = createRequire(import.meta.url);
+  const ORDINARY = { disallowedSpecial: new Set<string>() };
+  const pages: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(md|mdx|txt|markdown)$/u.test(name)) pages.push(readFileSync(p, 'utf8'));
+    }
+  };
+  walk(join(import.meta.dirname, '..', '..', '..', 'bench', 'relevance'));
+  t.ok(pages.length > 300, `${pages.length} pages`);
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const encoding = require(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens(text: string, o: object): number };
+    const count = memoCounter(encoding as never);
+    let wrong = 0;
+    let total = 0;
+    for (const page of pages) {
+      const want = page === '' ? 0 : encoding.countTokens(page, ORDINARY);
+      total += want;
+      if (count(page) !== want) wrong++;
+      // Slices at arbitrary points (a prime stride), each counted alone.
+      for (let i = 0; i < page.length; i += 997) {
+        const slice = page.slice(i, i + 1500);
+        if (count(slice) !== encoding.countTokens(slice, ORDINARY)) wrong++;
+      }
+    }
+    t.equal(wrong, 0, `${name}: every page and slice counted as the package counts it (${total} tokens in the pages)`);
+    const unit = fc.constantFrom(' ', '  ', '\n', '\r\n', '\t', 'a', 'Z', 'word', "'s", "'LL", '1', '12345', '.', '...', '!?', '/', 'é', '\u0301', '日本', 'Ωμέγα', '😀', '\ud800', '<|endoftext|>', 'x\u00a0y');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), (text) => count(text) === (text === '' ? 0 : encoding.countTokens(text, ORDINARY))),
+      { numRuns: 2000, seed: 24 },
+    );
+    t.pass(`${name}: 2,000 random texts counted alike`);
+  }
+  // The memo starts over when full: the counts stay the same.
+  const encoding = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
+  const count = memoCounter(encoding as never);
+  const words = Array.from({ length: PIECE_MEMO_LIMIT + 10 }, (_, i) => ` w${i.toString(36)}`).join('');
+  t.equal(count(words), encoding.countTokens(words, ORDINARY), 'more distinct pieces than the memo holds');
+  t.equal(count(words.slice(0, 1000)), encoding.countTokens(words.slice(0, 1000), ORDINARY), 'and counted again after it started over');
+  // Without the package's core (another version): its countTokens, unchanged.
+  const plain = memoCounter({ countTokens: (text: string) => text.length * 10 } as never);
+  t.equal(plain('abc'), 30, 'falls back to countTokens');
+  t.equal(plain(''), 0);
+});
