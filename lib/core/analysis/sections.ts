@@ -8,9 +8,9 @@
 //   point boundary: no section is over the cap;
 // - trail = the texts of the section's heading and its enclosing headings of any level;
 // - a section under minBytes (UTF-8) joins the one before it (keeping that one's slug and
-//   trail) when the joined unit stays within mergeMaxBytes (and the cap); a heading's small introduction before its first
-//   sub-heading, a first section, or one that could not join, takes in the one after it
-//   (keeping its own slug and trail) when the joined unit stays within them; a
+//   trail) when the joined unit stays within mergeMaxBytes (and the cap); a heading's small
+//   introduction before its first sub-heading, a first section, or one that could not join,
+//   takes in the one after it (keeping its own slug and trail) under the same limit; a
 //   whitespace-only leading part too;
 // - ids: a heading's section has its slug; when its text is cut at blocks, the k-th piece is
 //   `slug~k` (k >= 2), whether or not the first piece merged away; no slug holds a `~`;
