@@ -13,6 +13,8 @@ export class IndexFormatError extends Error {
 /** Whether typed arrays on this machine are little-endian (the index format is). */
 export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+const UTF8 = new TextEncoder();
+
 /** A growable byte buffer. */
 export class ByteWriter {
   private buf: Uint8Array;
@@ -72,6 +74,23 @@ export class ByteWriter {
     this.room(data.length);
     this.buf.set(data, this.length);
     this.length += data.length;
+  }
+
+  /** The UTF-8 bytes of `s` (as TextEncoder writes them; ASCII byte by byte). */
+  utf8(s: string): void {
+    const n = s.length;
+    this.room(n * 3); // a UTF-16 code unit is at most 3 bytes of UTF-8
+    const buf = this.buf;
+    let at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.length += UTF8.encodeInto(s, buf.subarray(this.length)).written;
+        return;
+      }
+      buf[at++] = c;
+    }
+    this.length = at;
   }
 
   /** Each value of `values` as a little-endian u32 (a block copy on a little-endian host). */

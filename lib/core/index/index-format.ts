@@ -86,6 +86,13 @@ export function sectionSize(length: number): number {
 
 /** A varint-prefixed UTF-8 string (a slug or heading in the strings section). */
 export function writeString(w: ByteWriter, s: string): void {
+  let ascii = true;
+  for (let i = 0; ascii && i < s.length; i++) ascii = s.charCodeAt(i) < 0x80;
+  if (ascii) {
+    w.varint(s.length);
+    w.utf8(s);
+    return;
+  }
   const b = utf8.encode(s);
   w.varint(b.length);
   w.bytes(b);
@@ -118,9 +125,32 @@ export function writePosting(w: ByteWriter, unitDelta: number, tfs: Uint32Array,
   }
 }
 
+/** Postings of every term back to back: term t's are [starts[t], starts[t + 1]). */
+export interface FlatPostings {
+  readonly starts: Uint32Array;
+  /** Unit numbers, ascending within each term. */
+  readonly units: Uint32Array;
+  /** `fieldCount` frequencies per posting. */
+  readonly tfs: Uint32Array;
+}
+
 /** The index bytes of `data`. */
 export function encodeIndex(data: IndexData): Uint8Array {
-  const { units, terms, postings, fieldCount } = data;
+  const { postings, fieldCount } = data;
+  const starts = new Uint32Array(postings.length + 1);
+  postings.forEach((p, t) => (starts[t + 1] = (starts[t] as number) + p.units.length));
+  const total = starts[postings.length] as number;
+  const units = new Uint32Array(total);
+  const tfs = new Uint32Array(total * fieldCount);
+  postings.forEach((p, t) => {
+    units.set(p.units, starts[t] as number);
+    tfs.set(p.tfs, (starts[t] as number) * fieldCount);
+  });
+  return encodeIndexFlat(data.docCount, fieldCount, data.units, data.terms, { starts, units, tfs });
+}
+
+/** The index bytes of `units`, `terms` (distinct, in UTF-8 byte order) and their postings. */
+export function encodeIndexFlat(docCount: number, fieldCount: number, units: readonly IndexUnit[], terms: readonly string[], postings: FlatPostings): Uint8Array {
   const out = new ByteWriter();
   const sums: number[] = [];
   for (let f = 0; f < fieldCount; f++) {
@@ -128,11 +158,15 @@ export function encodeIndex(data: IndexData): Uint8Array {
     for (const u of units) sum += u.lengths[f] as number;
     sums.push(sum);
   }
-  writeHeader(out, data.docCount, units.length, terms.length, sums);
+  writeHeader(out, docCount, units.length, terms.length, sums);
 
-  const table = new ByteWriter();
+  const table = new ByteWriter(units.length * (5 + fieldCount) * 4);
   for (const u of units) {
-    for (const v of [u.doc, u.start, u.end, u.tokens, u.words]) table.u32(v);
+    table.u32(u.doc);
+    table.u32(u.start);
+    table.u32(u.end);
+    table.u32(u.tokens);
+    table.u32(u.words);
     for (let f = 0; f < fieldCount; f++) table.u32(u.lengths[f] as number);
   }
   section(out, table);
@@ -149,28 +183,31 @@ export function encodeIndex(data: IndexData): Uint8Array {
   strings.bytes(blob.view8());
   section(out, strings);
 
-  const dict = new ByteWriter();
+  const dict = new ByteWriter((terms.length + 1) * 4);
   const termBlob = new ByteWriter();
   for (const t of terms) {
     dict.u32(termBlob.length);
-    termBlob.bytes(utf8.encode(t));
+    termBlob.utf8(t);
   }
   dict.u32(termBlob.length);
   dict.bytes(termBlob.view8());
   section(out, dict);
 
-  const stats = new ByteWriter();
+  const stats = new ByteWriter(terms.length * 8);
   const post = new ByteWriter();
-  postings.forEach((p) => {
+  const { starts, units: postingUnits, tfs } = postings;
+  for (let t = 0; t < terms.length; t++) {
+    const from = starts[t] as number;
+    const to = starts[t + 1] as number;
     stats.u32(post.length);
-    stats.u32(p.units.length);
+    stats.u32(to - from);
     let prev = 0;
-    for (let k = 0; k < p.units.length; k++) {
-      const unit = p.units[k] as number;
-      writePosting(post, unit - prev, p.tfs, k * fieldCount, fieldCount);
+    for (let k = from; k < to; k++) {
+      const unit = postingUnits[k] as number;
+      writePosting(post, unit - prev, tfs, k * fieldCount, fieldCount);
       prev = unit;
     }
-  });
+  }
   section(out, stats);
   section(out, post);
   return out.view8().slice();

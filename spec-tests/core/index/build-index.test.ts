@@ -53,3 +53,48 @@ t.test('build-index.ts: dictionary in UTF-8 byte order, postings in unit order w
   t.same(data.units.map((u) => u.lengths), [[3, 0, 0, 1], [3, 0, 0, 1], [1, 0, 0, 1]], 'field lengths per unit');
   t.equal(data.docCount, 3);
 });
+
+// "Both cores busy to the end … the final merge cheap (dictionaries sorted once, compared as
+// bytes)" (Builds at native speed on real text, What to build item 2): a build sorts its
+// dictionaries once (TermOrder) and writes each pack's index from flat postings
+// (encodeUnits). Every byte must be the reference's, encodeIndex(buildIndexData(...)): with
+// the order, without it, and for units of a dictionary the order does not hold (an old
+// pack's units in an incremental build), one order serving many indexes in turn.
+t.test('build-index.ts: encodeUnits with a TermOrder writes the reference bytes (property)', async (t) => {
+  const { encodeUnits, TermOrder } = await import('../../../lib/core/index/build-index.js');
+  const word = fc.constantFrom('alpha', 'Beta', 'useState', 'é', '日本', '\uFE20', '\u{10428}', '\ud800', 'x86_64', 'installing', 'zed', 'a', 'ab', 'b');
+  const texts = fc.array(fc.array(word, { maxLength: 12 }).map((w) => w.join(' ')), { minLength: 1, maxLength: 14 });
+  let checked = 0;
+  fc.assert(
+    fc.property(texts, fc.uniqueArray(fc.nat({ max: 13 }), { maxLength: 4 }), fc.nat({ max: 13 }), fc.boolean(), (docs, cuts, from, foreign) => {
+      const units = unitsOf(docs, cuts);
+      const dictionaries = [...new Set(units.map((u) => u.dictionary))];
+      // A foreign dictionary is left out of the order: those units take the fallback path.
+      const order = new TermOrder(foreign ? dictionaries.slice(1) : dictionaries);
+      const reference = (list: UnitInput[]): Buffer => Buffer.from(encodeIndex(buildIndexData(list.length, FIELD_COUNT, list)));
+      // Two indexes in turn from one order (as packs are), each renumbered from 0.
+      const first = units.slice(0, from).map((u, doc) => ({ ...u, doc }));
+      const second = units.slice(from).map((u, doc) => ({ ...u, doc }));
+      for (const list of [first, second, units]) {
+        const fast = Buffer.from(encodeUnits(list.length, FIELD_COUNT, list, order));
+        if (!fast.equals(reference(list))) return false;
+        if (!Buffer.from(encodeUnits(list.length, FIELD_COUNT, list)).equals(reference(list))) return false;
+        checked++;
+      }
+      return true;
+    }),
+    { numRuns: 300, seed: 24 },
+  );
+  t.equal(checked, 900, '300 random corpora, three indexes each, with and without the order: byte-identical to the reference');
+});
+
+t.test('build-index.ts: TermOrder sorts every dictionary\'s terms once, by UTF-8 bytes, and ranks them per dictionary', async (t) => {
+  const { TermOrder } = await import('../../../lib/core/index/build-index.js');
+  const one = ['zed', '\u{10428}', 'alpha'];
+  const two = ['\uFE20', 'alpha', 'beta'];
+  const order = new TermOrder([one, two]);
+  t.same(order.terms, ['alpha', 'beta', 'zed', '\uFE20', '\u{10428}'], 'distinct, in UTF-8 byte order (U+FE20 before U+10428, unlike UTF-16 order)');
+  t.same(Array.from(order.ranksOf(one) ?? []), [2, 4, 0], 'the rank of each local term');
+  t.same(Array.from(order.ranksOf(two) ?? []), [3, 0, 1]);
+  t.equal(order.ranksOf(['alpha']), undefined, 'another dictionary (even with the same terms) is not in the order');
+});

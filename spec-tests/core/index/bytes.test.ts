@@ -67,3 +67,17 @@ t.test('reads past the end throw IndexFormatError, never garbage', async (t) => 
   t.throws(() => r.align(), IndexFormatError, 'padding beyond the end');
   t.same(Array.from(new ByteReader(bytes, 2, 5).take(3)), [1, 2, 3], 'exactly to the end is fine');
 });
+
+t.test('ByteWriter.utf8 writes what TextEncoder writes (ASCII, non-ASCII, astral, lone surrogates; property)', async (t) => {
+  const encoder = new TextEncoder();
+  const piece = fc.constantFrom('a', 'Z', '0', ' ', '~', '\u007f', '\u0080', 'é', '日本', '\uFE20', '\u{10428}', '😀', '\ud800', '\udfff', '');
+  fc.assert(
+    fc.property(fc.array(fc.array(piece, { maxLength: 30 }).map((p) => p.join('')), { maxLength: 20 }), (strings) => {
+      const w = new ByteWriter(16); // small: the buffer grows while strings are written
+      for (const s of strings) w.utf8(s);
+      return Buffer.from(w.view8()).equals(Buffer.concat(strings.map((s) => encoder.encode(s))));
+    }),
+    { numRuns: 500, seed: 24 },
+  );
+  t.pass('500 random runs of strings, written back to back (each alone: a lone surrogate ending one string never pairs with the next)');
+});

@@ -415,6 +415,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // same reason, the rule would cut the same pack: it is linked, never read. Every other
     // pack is encoded from its documents, old ones taken from their old packs.
     const { encodePack, packEnds } = await import('./packs.js');
+    // The analysed terms in byte order, sorted once for every pack (../../index/build-index.ts).
+    const order = new (await import('../../index/build-index.js')).TermOrder(batches.map((b) => b.dictionary));
     const packs: PackRecord[] = [];
     /** Each pack of the new cache: its bytes, or null for a pack linked from the old cache. */
     const packWrites: { readonly name: string; readonly chunks: readonly Uint8Array[] | null }[] = [];
@@ -467,7 +469,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
           }
           if (packEnds(input.path, contentBytes)) break;
         }
-        const encoded = encodePack(inputs);
+        const encoded = encodePack(inputs, order);
         packs.push(encoded.record);
         packWrites.push({ name: packPath(encoded.record.sha256), chunks: encoded.chunks });
       }

@@ -9,8 +9,7 @@
 // packs, byte for byte.
 
 import { FIELD_COUNT } from '../../analysis/term-counter.js';
-import { buildIndexData, type UnitInput } from '../../index/build-index.js';
-import { encodeIndex } from '../../index/index-format.js';
+import { encodeUnits, type TermOrder, type UnitInput } from '../../index/build-index.js';
 import { patchIndex, type PatchDoc } from '../../index/patch-index.js';
 import { sha256HexOfBoth } from '../../hash.js';
 import { encodeHead, type HeadDocument, type PackRecord } from './manifest.js';
@@ -56,7 +55,7 @@ export interface EncodedPack {
  * order (the usual rebuild: a few edits in one pack), the old index is patched
  * (../../index/patch-index.ts, the same bytes) instead of decoded and encoded again.
  */
-function packIndex(documents: readonly PackInput[]): { index: Uint8Array; units: number } {
+function packIndex(documents: readonly PackInput[], order?: TermOrder): { index: Uint8Array; units: number } {
   let previous: PreviousIndex | null = null;
   let last = -1;
   let patchable = true;
@@ -75,20 +74,23 @@ function packIndex(documents: readonly PackInput[]): { index: Uint8Array; units:
     const parts: PatchDoc[] = documents.map((d) => (d.old === null ? { kind: 'new', units: d.units as readonly UnitInput[] } : { kind: 'old', oldDoc: d.old.doc }));
     return { index: patchIndex(previous.index, parts, FIELD_COUNT), units };
   }
-  return { index: indexOfUnits(documents.map((d, doc) => (d.old === null ? (d.units as readonly UnitInput[]) : d.old.previous.unitsOf(d.old.doc, doc)))), units };
+  return { index: indexOfUnits(documents.map((d, doc) => (d.old === null ? (d.units as readonly UnitInput[]) : d.old.previous.unitsOf(d.old.doc, doc))), order), units };
 }
 
-/** The index of documents whose units are `perDocument` (each unit's `doc` set to its document's place). */
-export function indexOfUnits(perDocument: readonly (readonly UnitInput[])[]): Uint8Array {
+/**
+ * The index of documents whose units are `perDocument` (each unit's `doc` set to its
+ * document's place); `order`: the build's dictionaries sorted once (../../index/build-index.ts).
+ */
+export function indexOfUnits(perDocument: readonly (readonly UnitInput[])[], order?: TermOrder): Uint8Array {
   const all: UnitInput[] = [];
   perDocument.forEach((units, doc) => {
     for (const u of units) all.push({ ...u, doc });
   });
-  return encodeIndex(buildIndexData(perDocument.length, FIELD_COUNT, all));
+  return encodeUnits(perDocument.length, FIELD_COUNT, all, order);
 }
 
 /** The pack file of `documents` (path order): its head (list and index), then the contents. */
-export function encodePack(documents: readonly PackInput[]): EncodedPack {
+export function encodePack(documents: readonly PackInput[], order?: TermOrder): EncodedPack {
   const placed = new Map<string, number>();
   const listed: HeadDocument[] = [];
   const contents: Uint8Array[] = [];
@@ -103,7 +105,7 @@ export function encodePack(documents: readonly PackInput[]): EncodedPack {
     }
     listed.push({ path: d.path, version: d.version, offset: at, bytes: d.content.length });
   }
-  const { index, units } = packIndex(documents);
+  const { index, units } = packIndex(documents, order);
   const head = encodeHead(listed, index);
   const sha256 = sha256HexOfBoth(head, contents);
   return {
