@@ -2,6 +2,11 @@
 // TermCounters (one per build thread, each with its own term ids): one dictionary sorted
 // by UTF-8 byte order, and per term the postings in unit order. The result depends only
 // on the units and their terms, never on how the work was split between threads.
+//
+// buildIndexData states it plainly (per-term arrays; encodeIndex writes them) and is the
+// reference; a build writes its packs with encodeUnits — the dictionaries of its batches
+// sorted once (TermOrder), the postings in flat arrays — which must give the very same
+// bytes (spec-tests/core/index/build-index.test.ts holds them equal).
 
 import { compareBytes, sortByBytes } from '../../json.js';
 import type { UnitTerms } from '../analysis/term-counter.js';
