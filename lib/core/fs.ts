@@ -170,13 +170,18 @@ export const closeFile = (fd: number): void => fs.closeSync(fd);
 /** Exactly `length` bytes at `position`, or an EIO-coded error if the file is shorter. */
 export function readAt(fd: number, length: number, position: number): Buffer {
   const buf = Buffer.allocUnsafe(length);
+  readInto(fd, buf, length, position);
+  return buf;
+}
+
+/** As readAt, into the first `length` bytes of `buf` (a buffer used again and again). */
+export function readInto(fd: number, buf: Uint8Array, length: number, position: number): void {
   let done = 0;
   while (done < length) {
     const n = fs.readSync(fd, buf, done, length - done, position + done);
     if (n === 0) throw Object.assign(new Error('file is shorter than expected'), { code: 'ESHORT' });
     done += n;
   }
-  return buf;
 }
 export const fstat = (fd: number): fs.Stats => fs.fstatSync(fd);
 

@@ -10,6 +10,7 @@ import * as fs from '../fs.js';
 import { parseJson } from '../../json.js';
 import { selectDocuments } from './v0/select.js';
 import type { WordIndex } from './v0/word-index.js';
+import { queryTermsV1 } from '../analysis/analyzer.js';
 import { loadV1 } from './v1/load.js';
 import { isV1Manifest, MANIFEST_FILE } from './v1/manifest.js';
 import { resolveV1, type BudgetScope, type ResolveOptions } from './v1/resolve.js';
@@ -49,6 +50,11 @@ export interface OpenOptions {
    * index, so every later query is a lookup (`terms` are then unused). v1 caches carry theirs.
    */
   readonly index?: boolean;
+  /**
+   * For a one-shot process that answers this query only (`context resolve`): a v1 cache is
+   * loaded holding the postings of its terms alone (./v1/load.ts), and answers nothing else.
+   */
+  readonly query?: string;
 }
 
 function v0Engine(cache: LoadedCache): Engine {
@@ -83,8 +89,8 @@ export function v1Manifest(dir: string): { readonly text: string; readonly value
   }
 }
 
-function v1Engine(dir: string, manifest: { readonly text: string; readonly value: unknown }): Engine {
-  const cache = loadV1(dir, manifest.text, manifest);
+function v1Engine(dir: string, manifest: { readonly text: string; readonly value: unknown }, query?: string): Engine {
+  const cache = loadV1(dir, manifest.text, manifest, query === undefined ? undefined : queryTermsV1(query));
   return {
     name: 'v1',
     cacheVersion: cache.manifest.cacheVersion,
@@ -100,14 +106,14 @@ function v1Engine(dir: string, manifest: { readonly text: string; readonly value
 export function openEngine(dir: string, terms: readonly string[] = [], options: OpenOptions = {}): Engine {
   requireCacheDir(dir);
   const v1 = v1Manifest(dir);
-  if (v1 !== null) return v1Engine(dir, v1);
+  if (v1 !== null) return v1Engine(dir, v1, options.query);
   return v0Engine(loadCache(dir, options.index === true ? { index: true } : { terms }));
 }
 
 /** As `openEngine`; a v0 cache is read on up to `threads` threads. */
-export async function openEngineParallel(dir: string, terms: readonly string[], threads: number): Promise<Engine> {
+export async function openEngineParallel(dir: string, terms: readonly string[], threads: number, options: OpenOptions = {}): Promise<Engine> {
   requireCacheDir(dir);
   const v1 = v1Manifest(dir);
-  if (v1 !== null) return v1Engine(dir, v1);
+  if (v1 !== null) return v1Engine(dir, v1, options.query);
   return v0Engine(await loadCacheParallel(dir, { terms, threads }));
 }

@@ -214,6 +214,56 @@ export function encodeIndexFlat(docCount: number, fieldCount: number, units: rea
 }
 
 /**
+ * An index of `reader`'s documents and units (rows, slugs and trails as they are) holding
+ * only the terms whose UTF-8 bytes are among `keys`, with their postings: all that a query
+ * of those terms reads of the index, in a buffer of its own (the rest of `reader`'s bytes,
+ * the whole dictionary and every other term's postings, can then be dropped). Postings are
+ * decoded and written again, so they are checked as any read of them is.
+ */
+export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): IndexReader {
+  const found: number[] = [];
+  for (const key of [...keys].sort(compareU8)) {
+    const at = reader.findTermBytes(key);
+    if (at >= 0 && found[found.length - 1] !== at) found.push(at);
+  }
+  const { table, stringOffsets, strings: stringBytes, termOffsets, termBlob } = reader.sections();
+  const out = new ByteWriter(headerSize(reader.fieldCount) + table.byteLength + stringOffsets.byteLength + stringBytes.length + 64 * found.length + 64);
+  writeHeader(out, reader.docCount, reader.unitCount, found.length, reader.lengthSums);
+  const rows = new ByteWriter(table.byteLength);
+  rows.u32s(table);
+  section(out, rows);
+  const strings = new ByteWriter(stringOffsets.byteLength + stringBytes.length);
+  strings.u32s(stringOffsets);
+  strings.bytes(stringBytes);
+  section(out, strings);
+  // A query has a few terms: small buffers (they grow if need be).
+  const dict = new ByteWriter(64);
+  const blob = new ByteWriter(256);
+  for (const at of found) {
+    dict.u32(blob.length);
+    blob.bytes(termBlob.subarray(termOffsets[at] as number, termOffsets[at + 1] as number));
+  }
+  dict.u32(blob.length);
+  dict.bytes(blob.view8());
+  section(out, dict);
+  const stats = new ByteWriter(64);
+  const post = new ByteWriter(1024);
+  for (const at of found) {
+    const { units, tfs } = reader.postings(at);
+    stats.u32(post.length);
+    stats.u32(units.length);
+    let prev = 0;
+    for (let k = 0; k < units.length; k++) {
+      writePosting(post, (units[k] as number) - prev, tfs, k * reader.fieldCount, reader.fieldCount);
+      prev = units[k] as number;
+    }
+  }
+  section(out, stats);
+  section(out, post);
+  return new IndexReader(out.view8().slice());
+}
+
+/**
  * A unit's fields from a table of rows, 5 + fieldCount u32 per unit: document, start, end,
  * tokens, words, then each field's length. IndexReader reads one index's table;
  * PackedIndex (./packed-index.ts) joins several.

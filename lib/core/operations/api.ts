@@ -102,7 +102,7 @@ export function resolveText(
   const q = validateQuery(query);
   const terms = queryTerms(q);
   if (memo !== undefined) return answerText(memo.get(cacheDir), q, b, format, scope, cacheName);
-  const engine = openEngine(cacheDir, terms);
+  const engine = openEngine(cacheDir, terms, { query: q });
   try {
     return answerText(engine, q, b, format, scope, cacheName);
   } finally {
@@ -125,7 +125,7 @@ export async function resolveTextParallel(
 ): Promise<string> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
-  const engine = await openEngineParallel(cacheDir, queryTerms(q), threads);
+  const engine = await openEngineParallel(cacheDir, queryTerms(q), threads, { query: q });
   try {
     return answerText(engine, q, b, format, scope, cacheName);
   } finally {

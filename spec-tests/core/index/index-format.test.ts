@@ -201,3 +201,27 @@ t.test('any single corrupted byte: IndexFormatError or a decodable index, never 
   }
   t.ok(refused > 0, `every corruption either decodes or is IndexFormatError (${refused} refused)`);
 });
+
+// scopedIndex: what a one-query load keeps of a pack's index ("read only what the query
+// needs", Builds at native speed on real text, What to build item 6).
+t.test('index-format.ts: scopedIndex keeps the units, their strings and the asked terms\' postings, nothing else', async (t) => {
+  const { scopedIndex } = await import('../../../lib/core/index/index-format.js');
+  const { buildIndexData } = await import('../../../lib/core/index/build-index.js');
+  const { TermCounter, FIELD_COUNT } = await import('../../../lib/core/analysis/term-counter.js');
+  const counter = new TermCounter();
+  const texts = ['alpha beta gamma', 'beta delta', 'gamma gamma 日本', 'epsilon alpha'];
+  const units = texts.map((text, doc) => {
+    counter.count(text, 0);
+    return { doc, start: 0, end: text.length, tokens: doc + 1, words: 3, slug: `s${doc}`, trail: ['Top', `H${doc}`], terms: counter.finishUnit(), dictionary: counter.terms };
+  });
+  const full = new IndexReader(encodeIndex(buildIndexData(texts.length, FIELD_COUNT, units)));
+  const keys = ['gamma', 'zeta', 'alpha', '日本', 'alpha'].map((k) => new TextEncoder().encode(k));
+  const scoped = scopedIndex(full, keys);
+  t.equal(scoped.termCount, 3, 'the three asked terms it holds (zeta is in no unit; alpha asked twice)');
+  for (const term of ['alpha', 'gamma', '日本']) t.same(scoped.termPostings(term), full.termPostings(term), `${term}: the same postings`);
+  t.equal(scoped.termPostings('beta'), null, 'a term not asked for is not there');
+  t.same(Array.from(scoped.unitRows()), Array.from(full.unitRows()), 'the same unit rows');
+  t.same([0, 1, 2, 3].map((u) => scoped.unitStrings(u)), [0, 1, 2, 3].map((u) => full.unitStrings(u)), 'the same slugs and trails');
+  t.same(scoped.lengthSums, full.lengthSums);
+  t.equal(scoped.docCount, full.docCount);
+});

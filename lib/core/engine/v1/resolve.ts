@@ -100,6 +100,10 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
   const terms = queryTermsV1(query);
+  // A cache loaded for one query holds that query's postings only: any other would rank on
+  // missing postings, silently. Never the case through the engine (openEngine's `query`).
+  const loaded = cache.terms;
+  if (loaded !== null && terms.some((t) => !loaded.has(t))) throw new ContextError('internal_error', 'the cache was loaded for another query');
   const ranked = rankUnits(index, terms, params);
   const docs = manifest.documents;
   const ids = new Map<number, string>();

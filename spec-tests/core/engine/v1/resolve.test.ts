@@ -249,6 +249,7 @@ t.test('engine.md: order uses the printed binary32 value — binary64 difference
       packs: [{ bytes: 1, sha256: '', documents: 2, units: 2, head: { bytes: 0, sha256: '' } }],
     },
     index,
+    terms: null,
     text: () => 'x',
     close: () => undefined,
   };
