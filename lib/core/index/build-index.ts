@@ -53,6 +53,11 @@ export function sortedTerms(units: readonly UnitInput[]): { terms: string[]; ran
   return { terms: order.map((id) => terms[id] as string), ranks: maps };
 }
 
+/** A unit as the index stores it. */
+function indexUnitOf(u: UnitInput): IndexUnit {
+  return { doc: u.doc, start: u.start, end: u.end, tokens: u.tokens, words: u.words, lengths: u.terms.lengths, slug: u.slug, trail: u.trail };
+}
+
 export function buildIndexData(docCount: number, fieldCount: number, units: readonly UnitInput[]): IndexData {
   const { terms, ranks: maps } = sortedTerms(units);
   const counts = new Uint32Array(terms.length);
@@ -78,17 +83,7 @@ export function buildIndexData(docCount: number, fieldCount: number, units: read
     }
   });
   const postings: IndexPostings[] = postingUnits.map((unitsOf, t) => ({ units: unitsOf, tfs: postingTfs[t] as Uint32Array }));
-  const indexUnits: IndexUnit[] = units.map((u) => ({
-    doc: u.doc,
-    start: u.start,
-    end: u.end,
-    tokens: u.tokens,
-    words: u.words,
-    lengths: u.terms.lengths,
-    slug: u.slug,
-    trail: u.trail,
-  }));
-  return { docCount, fieldCount, units: indexUnits, terms, postings };
+  return { docCount, fieldCount, units: units.map(indexUnitOf), terms, postings };
 }
 
 /**
@@ -220,15 +215,5 @@ export function encodeUnits(docCount: number, fieldCount: number, units: readonl
       for (let f = 0; f < fieldCount; f++) postingTfs[at * fieldCount + f] = tfs[k * fieldCount + f] as number;
     }
   });
-  const indexUnits: IndexUnit[] = units.map((u) => ({
-    doc: u.doc,
-    start: u.start,
-    end: u.end,
-    tokens: u.tokens,
-    words: u.words,
-    lengths: u.terms.lengths,
-    slug: u.slug,
-    trail: u.trail,
-  }));
-  return encodeIndexFlat(docCount, fieldCount, indexUnits, terms, { starts, units: postingUnits, tfs: postingTfs });
+  return encodeIndexFlat(docCount, fieldCount, units.map(indexUnitOf), terms, { starts, units: postingUnits, tfs: postingTfs });
 }
