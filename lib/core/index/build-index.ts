@@ -18,6 +18,17 @@ export interface UnitInput extends Omit<IndexUnit, 'lengths'> {
   readonly dictionary: readonly string[];
 }
 
+/** `term`'s number among `terms` (first seen, first numbered), added when new. */
+function intern(ids: Map<string, number>, terms: string[], term: string): number {
+  let id = ids.get(term);
+  if (id === undefined) {
+    id = terms.length;
+    terms.push(term);
+    ids.set(term, id);
+  }
+  return id;
+}
+
 /**
  * The distinct terms of `units`, sorted by UTF-8 byte order, and per dictionary (counter)
  * the map from its local term ids to their index in that order (-1: not used by a unit).
@@ -35,14 +46,7 @@ export function sortedTerms(units: readonly UnitInput[]): { terms: string[]; ran
     }
     for (const local of u.terms.termIds) {
       if ((map[local] as number) >= 0) continue;
-      const term = u.dictionary[local] as string;
-      let id = globalIds.get(term);
-      if (id === undefined) {
-        id = terms.length;
-        terms.push(term);
-        globalIds.set(term, id);
-      }
-      map[local] = id;
+      map[local] = intern(globalIds, terms, u.dictionary[local] as string);
     }
   }
   // Renumber in byte order of the terms.
@@ -106,14 +110,7 @@ export class TermOrder {
     for (const dictionary of dictionaries) {
       const local = new Int32Array(dictionary.length);
       for (let k = 0; k < dictionary.length; k++) {
-        const term = dictionary[k] as string;
-        let id = ids.get(term);
-        if (id === undefined) {
-          id = distinct.length;
-          distinct.push(term);
-          ids.set(term, id);
-        }
-        local[k] = id;
+        local[k] = intern(ids, distinct, dictionary[k] as string);
       }
       locals.push(local);
     }
