@@ -4,16 +4,19 @@
 // token text such as "<|endoftext|>" counts as ordinary text, as tiktoken's encode_ordinary
 // does: documents are data, never control tokens. Counts happen at build; resolve adds them.
 //
-// Counting is the package's own, piece by piece, with a memo in front: a BPE encoding cuts
-// text into pieces with its split pattern and encodes each piece alone, so a text's count
-// is the sum of its pieces' counts. The counter splits with the encoding's own pattern and
-// asks the encoding's core for a piece's count once (a piece that is one token: 1; else the
-// length of its byte-pair encoding, as the package's countTokens does for it), then
-// remembers it — real text repeats its pieces, and the package's own merge cache keeps an
-// LRU order on every hit. The memo is bounded (cleared when full), which never changes a
-// count. If the package's core is not as expected (another version), countTokens is used.
+// Counting is exact and piece by piece: a BPE encoding cuts text into pieces with its split
+// pattern and encodes each piece alone, so a text's count is the sum of its pieces' counts.
+// The counter cuts with the encoding's own pattern (o200k_base's read from char codes where
+// the text is ASCII: o200k-pieces.ts), and counts each distinct piece once: one token if the
+// encoding holds the piece as a token, else the number of parts its byte-pair merge leaves
+// (for an ASCII piece merged here on the encoding's own ranks, else by the package), then
+// remembers it (piece-memo.ts: bounded, started over when full, which never changes a count).
+// Tests hold every count equal to the package's countTokens. If the package's core is not
+// as expected (another version), its countTokens is used as is.
 
 import { createRequire } from 'node:module';
+import { O200K_PATTERN, pieceEnd } from './o200k-pieces.js';
+import { asciiMergeCount, isAsciiPiece, PieceMemo } from './piece-memo.js';
 
 const require = createRequire(import.meta.url);
 
@@ -36,6 +39,8 @@ interface Encoding {
 /** What the memo asks of gpt-tokenizer's BytePairEncodingCore (4.0.0). */
 interface BpeCore {
   readonly tokenSplitRegex: RegExp;
+  /** Every token whose bytes are UTF-8 text, by its text: the ranks an ASCII merge needs. */
+  readonly bytePairStringRankEncoder: ReadonlyMap<string, number>;
   getBpeRankFromString(piece: string): number | undefined;
   bytePairEncode(piece: string): readonly number[];
 }
@@ -45,7 +50,13 @@ export const PIECE_MEMO_LIMIT = 200_000;
 
 function bpeCore(encoding: Encoding): BpeCore | null {
   const core = encoding.default?.bytePairEncodingCoreProcessor as Partial<BpeCore> | undefined;
-  if (core === undefined || !(core.tokenSplitRegex instanceof RegExp) || typeof core.getBpeRankFromString !== 'function' || typeof core.bytePairEncode !== 'function') {
+  if (
+    core === undefined ||
+    !(core.tokenSplitRegex instanceof RegExp) ||
+    !(core.bytePairStringRankEncoder instanceof Map) ||
+    typeof core.getBpeRankFromString !== 'function' ||
+    typeof core.bytePairEncode !== 'function'
+  ) {
     return null;
   }
   return core as BpeCore;
@@ -55,21 +66,31 @@ function bpeCore(encoding: Encoding): BpeCore | null {
 export function memoCounter(encoding: Encoding): TokenCounter {
   const core = bpeCore(encoding);
   if (core === null) return (text) => (text === '' ? 0 : encoding.countTokens(text, ORDINARY));
-  const split = new RegExp(core.tokenSplitRegex.source, core.tokenSplitRegex.flags.includes('g') ? core.tokenSplitRegex.flags : `${core.tokenSplitRegex.flags}g`);
-  const memo = new Map<string, number>();
+  const ranks = core.bytePairStringRankEncoder;
+  // A piece not seen before: one token if it is one, else as many as its byte-pair merge leaves.
+  const countNew = (piece: string): number => {
+    if (ranks.has(piece)) return 1;
+    return isAsciiPiece(piece) ? asciiMergeCount(piece, ranks) : core.bytePairEncode(piece).length;
+  };
+  const memo = new PieceMemo(PIECE_MEMO_LIMIT);
+  const { source, flags } = core.tokenSplitRegex;
+  const pattern = new RegExp(source, `${flags.replace(/[gy]/gu, '')}y`);
+  // o200k_base's pattern is read from char codes where the text is ASCII (o200k-pieces.ts);
+  // any other pattern, and o200k_base's where the text is not ASCII, runs as written.
+  const scan = source === O200K_PATTERN && flags.includes('u') && !flags.includes('i') ? pieceEnd : null;
   return (text) => {
     let n = 0;
-    split.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = split.exec(text)) !== null) {
-      const piece = m[0];
-      let c = memo.get(piece);
-      if (c === undefined) {
-        c = core.getBpeRankFromString(piece) !== undefined ? 1 : core.bytePairEncode(piece).length;
-        if (memo.size >= PIECE_MEMO_LIMIT) memo.clear();
-        memo.set(piece, c);
+    const length = text.length;
+    for (let p = 0; p < length; ) {
+      let e = scan === null ? -1 : scan(text, p);
+      if (e < 0) {
+        pattern.lastIndex = p;
+        // Pieces tile the text (every character matches some alternative), so a match starts at p.
+        if (!pattern.test(text)) throw new Error(`the split pattern matched nothing at ${p}`);
+        e = pattern.lastIndex;
       }
-      n += c;
+      n += memo.count(text, p, e, countNew);
+      p = e;
     }
     return n;
   };
