@@ -8,7 +8,10 @@
 // code characters) are found by a second char-code loop of the same kind; a chunk that is one raw token, bare or with one trailing `.` or `-` (most prose
 // words), is known to give no code term without building its string; any other is analyzed
 // once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
-// build thread); the index builder maps them to the cache's.
+// chunk of a build's documents); the index builder maps them to the cache's. Both analyses
+// are pure functions of their text, so their answers are also kept across the counters of a
+// thread (`termsOfRaw`, `codeTermsOfChunk`): a thread counts many chunks, one counter each,
+// and real text repeats its words from chunk to chunk (each would stem them again).
 
 import { codeTermsOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
@@ -112,6 +115,26 @@ function nextPlain(state: number, kind: number, c: number): number {
       return P_FAIL;
   }
 }
+
+/** Answers kept per thread, per analysis, before its memo starts over (forgetting changes no answer). */
+const THREAD_MEMO_LIMIT = 1 << 18;
+const rawMemo = new Map<string, readonly string[]>();
+const chunkMemo = new Map<string, readonly string[]>();
+
+function remembered(memo: Map<string, readonly string[]>, key: string, analyze: (text: string) => readonly string[]): readonly string[] {
+  let terms = memo.get(key);
+  if (terms === undefined) {
+    terms = analyze(key);
+    if (memo.size >= THREAD_MEMO_LIMIT) memo.clear();
+    memo.set(key, terms);
+  }
+  return terms;
+}
+
+/** analyzer.ts termsOfToken, remembered across this thread's counters. */
+export const termsOfRaw = (raw: string): readonly string[] => remembered(rawMemo, raw, termsOfToken);
+/** analyzer.ts codeTermsOf, remembered across this thread's counters. */
+export const codeTermsOfChunk = (chunk: string): readonly string[] => remembered(chunkMemo, chunk, codeTermsOf);
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -310,7 +333,7 @@ export class TermCounter {
   private chunkTerm(chunk: string): readonly number[] {
     let ids = this.chunkTerms.get(chunk);
     if (ids === undefined) {
-      ids = codeTermsOf(chunk).map((t) => this.termId(t));
+      ids = codeTermsOfChunk(chunk).map((t) => this.termId(t));
       this.chunkTerms.set(chunk, ids);
     }
     return ids;
@@ -391,7 +414,7 @@ export class TermCounter {
     this.rawHash[id] = h;
     this.poolUsed += len;
     const raw = len === text.length ? text : text.slice(s, s + len);
-    const ids = termsOfToken(raw).map((t) => this.termId(t));
+    const ids = termsOfRaw(raw).map((t) => this.termId(t));
     this.rawTerms.push(ids);
     this.rawSingle[id] = ids.length === 1 ? (ids[0] as number) : -1;
     table[slot] = id;

@@ -141,3 +141,27 @@ t.test('code tokens ("Queries as people write them"): the char-code chunk scan c
   );
   t.pass('3000 random code-dense texts: the same terms and field length as the analyzer');
 });
+
+// "Both analyses are pure functions of their text, so their answers are also kept across the
+// counters of a thread": a later counter gets the same terms from the thread's memo as the
+// analyzer gives (the properties above also run many counters, one after another, on one memo).
+t.test('term-counter.ts: answers kept across a thread\'s counters are the analyzer\'s', async (t) => {
+  const { termsOfRaw, codeTermsOfChunk } = await import('../../../lib/core/analysis/term-counter.js');
+  const { termsOfToken, codeTermsOf } = await import('../../../lib/core/analysis/analyzer.js');
+  for (const raw of ['Installing', 'HTTPServer', 'snake_case', 'x86_64', 'naïve', 'a'.repeat(200)]) {
+    t.same(termsOfRaw(raw), termsOfToken(raw), `${raw.slice(0, 20)}: the analyzer's terms`);
+    t.equal(termsOfRaw(raw), termsOfRaw(raw), `${raw.slice(0, 20)}: remembered, not analyzed again`);
+  }
+  for (const chunk of ['foo()', 'import.meta.glob', 'Rc<T>', '?', '--fix-dry-run']) {
+    t.same(codeTermsOfChunk(chunk), codeTermsOf(chunk), `${chunk}: the analyzer's code terms`);
+  }
+  const text = 'Installing the HTTPServer: run `npm install --save-dev x86_64` and useState() twice.';
+  const first = new TermCounter();
+  first.count(text, 0, 0, text.length);
+  const a = countsOf(first, first.finishUnit());
+  const second = new TermCounter(); // its own ids, the thread's memo already warm
+  second.count(text, 0, 0, text.length);
+  const b = countsOf(second, second.finishUnit());
+  t.same(sorted(b), sorted(a), 'a second counter counts the same terms');
+  t.same(sorted(a), sorted(expectedCounts(text)), 'and they are the analyzer\'s');
+});
