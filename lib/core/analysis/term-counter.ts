@@ -8,10 +8,13 @@
 // code characters) are found by a second char-code loop of the same kind; a chunk that is one raw token, bare or with one trailing `.` or `-` (most prose
 // words), is known to give no code term without building its string; any other is analyzed
 // once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
-// chunk of a build's documents); the index builder maps them to the cache's. Both analyses
-// are pure functions of their text, so their answers are also kept across the counters of a
-// thread (`termsOfRaw`, `codeTermsOfChunk`): a thread counts many chunks, one counter each,
-// and real text repeats its words from chunk to chunk (each would stem them again).
+// chunk of a build's documents); the index builder maps them to the cache's. A thread counts
+// many chunks, one counter each, and real text repeats its words from chunk to chunk, so the
+// raw-token interner and each raw token's analysis are the thread's (`Vocabulary`: analysed
+// once per thread, its terms numbered thread-wide), and a counter maps the thread's term
+// numbers to its own ids with an array; code chunks' analyses are kept per thread too
+// (`codeTermsOfChunk`). All of them are pure functions of the text, so sharing them changes no
+// term; the vocabulary starts over, between counters, when it grows past its limit.
 
 import { codeTermsOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
@@ -116,46 +119,136 @@ function nextPlain(state: number, kind: number, c: number): number {
   }
 }
 
-/** Answers kept per thread, per analysis, before its memo starts over (forgetting changes no answer). */
+/** Code chunks' analyses kept per thread before the memo starts over (forgetting changes no answer). */
 const THREAD_MEMO_LIMIT = 1 << 18;
-const rawMemo = new Map<string, readonly string[]>();
 const chunkMemo = new Map<string, readonly string[]>();
 
-function remembered(memo: Map<string, readonly string[]>, key: string, analyze: (text: string) => readonly string[]): readonly string[] {
-  let terms = memo.get(key);
+/** analyzer.ts codeTermsOf, remembered across this thread's counters. */
+export function codeTermsOfChunk(chunk: string): readonly string[] {
+  let terms = chunkMemo.get(chunk);
   if (terms === undefined) {
-    terms = analyze(key);
-    if (memo.size >= THREAD_MEMO_LIMIT) memo.clear();
-    memo.set(key, terms);
+    terms = codeTermsOf(chunk);
+    if (chunkMemo.size >= THREAD_MEMO_LIMIT) chunkMemo.clear();
+    chunkMemo.set(chunk, terms);
   }
   return terms;
 }
 
-/** analyzer.ts termsOfToken, remembered across this thread's counters. */
-export const termsOfRaw = (raw: string): readonly string[] => remembered(rawMemo, raw, termsOfToken);
-/** analyzer.ts codeTermsOf, remembered across this thread's counters. */
-export const codeTermsOfChunk = (chunk: string): readonly string[] => remembered(chunkMemo, chunk, codeTermsOf);
-
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
 
-export class TermCounter {
-  /** Local term id -> term. */
-  readonly terms: string[] = [];
-  private readonly termIds = new Map<string, number>();
-  /** Code chunk -> the local ids of its code terms. */
-  private readonly chunkTerms = new Map<string, readonly number[]>();
+/** Distinct raw tokens a thread's vocabulary holds before the next counter starts a new one. */
+export const VOCABULARY_LIMIT = 1 << 20;
 
-  // Raw-token interner: open addressing over (hash, chars); values are raw ids.
+/**
+ * A thread's raw tokens and terms: open addressing over (hash, chars) gives each distinct raw
+ * token a number, analysed once (analyzer.ts termsOfToken) into term numbers of the thread.
+ */
+export class Vocabulary {
+  /** Term number -> term. */
+  readonly terms: string[] = [];
+  private readonly numbers = new Map<string, number>();
   private table = new Int32Array(1 << 12).fill(-1);
   private rawStart: Uint32Array = new Uint32Array(1 << 11);
   private rawLength: Uint32Array = new Uint32Array(1 << 11);
   private rawHash: Int32Array = new Int32Array(1 << 11);
-  private rawTerms: (readonly number[])[] = [];
-  /** The raw token's one term id, or -1 when it has none or several (see rawTerms). */
-  private rawSingle: Int32Array = new Int32Array(1 << 11);
+  /** Each raw token's term numbers (termsOfToken's order). */
+  readonly rawTerms: (readonly number[])[] = [];
+  /** The raw token's one term number, or -1 when it has none or several (see rawTerms). */
+  rawSingle: Int32Array = new Int32Array(1 << 11);
   private pool: Uint16Array = new Uint16Array(1 << 16);
   private poolUsed = 0;
+
+  get size(): number {
+    return this.rawTerms.length;
+  }
+
+  /** The number of `term`, given one when new. */
+  termNumber(term: string): number {
+    let n = this.numbers.get(term);
+    if (n === undefined) {
+      n = this.terms.length;
+      this.terms.push(term);
+      this.numbers.set(term, n);
+    }
+    return n;
+  }
+
+  /**
+   * The raw number of the token in scratch[0, len) (whose FNV-1a hash is h, and which is
+   * text[s, s + len)), adding it and analyzing it once when new.
+   */
+  lookup(scratch: Uint16Array, len: number, h: number, text: string, s: number): number {
+    const table = this.table;
+    const mask = table.length - 1;
+    const pool = this.pool;
+    let slot = h & mask;
+    for (;;) {
+      const id = table[slot] as number;
+      if (id < 0) break;
+      if (this.rawHash[id] === h && this.rawLength[id] === len) {
+        const at = this.rawStart[id] as number;
+        let same = true;
+        for (let k = 0; k < len; k++) {
+          if (pool[at + k] !== scratch[k]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return id;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const id = this.rawTerms.length;
+    if (id >= this.rawStart.length) {
+      this.rawStart = grow32(this.rawStart, id + 1);
+      this.rawLength = grow32(this.rawLength, id + 1);
+      this.rawHash = growI32(this.rawHash, id + 1);
+      this.rawSingle = growI32(this.rawSingle, id + 1);
+    }
+    if (this.poolUsed + len > this.pool.length) {
+      const bigger = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + len));
+      bigger.set(this.pool.subarray(0, this.poolUsed));
+      this.pool = bigger;
+    }
+    for (let k = 0; k < len; k++) this.pool[this.poolUsed + k] = text.charCodeAt(s + k);
+    this.rawStart[id] = this.poolUsed;
+    this.rawLength[id] = len;
+    this.rawHash[id] = h;
+    this.poolUsed += len;
+    const raw = len === text.length ? text : text.slice(s, s + len);
+    const numbers = termsOfToken(raw).map((t) => this.termNumber(t));
+    this.rawTerms.push(numbers);
+    this.rawSingle[id] = numbers.length === 1 ? (numbers[0] as number) : -1;
+    table[slot] = id;
+    if (this.rawTerms.length * 2 > table.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const table = new Int32Array(this.table.length * 2).fill(-1);
+    const mask = table.length - 1;
+    for (let id = 0; id < this.rawTerms.length; id++) {
+      let slot = (this.rawHash[id] as number) & mask;
+      while ((table[slot] as number) >= 0) slot = (slot + 1) & mask;
+      table[slot] = id;
+    }
+    this.table = table;
+  }
+}
+
+/** This thread's vocabulary: the one new counters use. */
+let threadVocabulary = new Vocabulary();
+
+export class TermCounter {
+  /** Local term id -> term. */
+  readonly terms: string[] = [];
+  /** Code chunk -> the local ids of its code terms. */
+  private readonly chunkTerms = new Map<string, readonly number[]>();
+  /** The thread's raw tokens and terms (see Vocabulary). */
+  private readonly vocabulary: Vocabulary;
+  /** Per term number of the vocabulary: 1 + its local id here (0: none yet). */
+  private localOf: Int32Array;
   /** The token being looked up (ASCII path: up to MAX_TOKEN_LENGTH + 1 chars are kept). */
   private scratch = new Uint16Array(MAX_TOKEN_LENGTH + 1);
 
@@ -166,6 +259,12 @@ export class TermCounter {
   private unit = 1;
   private touched: number[] = [];
   private lengths = new Uint32Array(FIELD_COUNT);
+
+  constructor() {
+    if (threadVocabulary.size >= VOCABULARY_LIMIT) threadVocabulary = new Vocabulary();
+    this.vocabulary = threadVocabulary;
+    this.localOf = new Int32Array(Math.max(1 << 10, this.vocabulary.terms.length));
+  }
 
   /** Counts the terms of text[start, end) into `field` of the current unit. */
   count(text: string, field: number, start = 0, end = text.length): void {
@@ -185,7 +284,7 @@ export class TermCounter {
       for (const id of this.chunkTerm(chunk)) ids.push(id);
       forEachRawToken(chunk, (raw) => {
         if (raw.length > MAX_TOKEN_LENGTH) return;
-        for (const id of this.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(id);
+        for (const n of this.vocabulary.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(this.local(n));
       });
     });
     return ids;
@@ -279,9 +378,9 @@ export class TermCounter {
         w = wideWidth;
       }
       if (n > MAX_TOKEN_LENGTH) continue; // gives no term (analyzer.ts)
-      const raw = this.lookup(n, h, text, s);
-      const single = this.rawSingle[raw] as number;
-      if (single >= 0) this.bump(single, field);
+      const raw = this.vocabulary.lookup(scratch, n, h, text, s);
+      const single = this.vocabulary.rawSingle[raw] as number;
+      if (single >= 0) this.bump(this.local(single), field);
       else this.add(raw, field);
     }
   }
@@ -340,8 +439,23 @@ export class TermCounter {
   }
 
   private add(rawId: number, field: number): void {
-    const ids = this.rawTerms[rawId] as readonly number[];
-    for (let k = 0; k < ids.length; k++) this.bump(ids[k] as number, field);
+    const numbers = this.vocabulary.rawTerms[rawId] as readonly number[];
+    for (let k = 0; k < numbers.length; k++) this.bump(this.local(numbers[k] as number), field);
+  }
+
+  /** The local id of the vocabulary's term number `n`, given one when new here. */
+  private local(n: number): number {
+    if (n >= this.localOf.length) {
+      const bigger = new Int32Array(Math.max(this.localOf.length * 2, n + 1));
+      bigger.set(this.localOf);
+      this.localOf = bigger;
+    }
+    const known = this.localOf[n] as number;
+    if (known !== 0) return known - 1;
+    const id = this.terms.length;
+    this.terms.push(this.vocabulary.terms[n] as string);
+    this.localOf[n] = id + 1;
+    return id;
   }
 
   private bump(id: number, field: number): void {
@@ -367,80 +481,11 @@ export class TermCounter {
       h = Math.imul(h ^ c, FNV_PRIME);
       this.scratch[i] = c;
     }
-    return this.lookup(n, h, text, s);
-  }
-
-  /**
-   * The raw id of the token in scratch[0, len) (whose FNV-1a hash is h, and which is
-   * text[s, s + len)), adding it and analyzing it once when new.
-   */
-  private lookup(len: number, h: number, text: string, s: number): number {
-    const table = this.table;
-    const mask = table.length - 1;
-    const scratch = this.scratch;
-    const pool = this.pool;
-    let slot = h & mask;
-    for (;;) {
-      const id = table[slot] as number;
-      if (id < 0) break;
-      if (this.rawHash[id] === h && this.rawLength[id] === len) {
-        const at = this.rawStart[id] as number;
-        let same = true;
-        for (let k = 0; k < len; k++) {
-          if (pool[at + k] !== scratch[k]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return id;
-      }
-      slot = (slot + 1) & mask;
-    }
-    const id = this.rawTerms.length;
-    if (id >= this.rawStart.length) {
-      this.rawStart = grow32(this.rawStart, id + 1);
-      this.rawLength = grow32(this.rawLength, id + 1);
-      this.rawHash = growI32(this.rawHash, id + 1);
-      this.rawSingle = growI32(this.rawSingle, id + 1);
-    }
-    if (this.poolUsed + len > this.pool.length) {
-      const bigger = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + len));
-      bigger.set(this.pool.subarray(0, this.poolUsed));
-      this.pool = bigger;
-    }
-    for (let k = 0; k < len; k++) this.pool[this.poolUsed + k] = text.charCodeAt(s + k);
-    this.rawStart[id] = this.poolUsed;
-    this.rawLength[id] = len;
-    this.rawHash[id] = h;
-    this.poolUsed += len;
-    const raw = len === text.length ? text : text.slice(s, s + len);
-    const ids = termsOfRaw(raw).map((t) => this.termId(t));
-    this.rawTerms.push(ids);
-    this.rawSingle[id] = ids.length === 1 ? (ids[0] as number) : -1;
-    table[slot] = id;
-    if (this.rawTerms.length * 2 > table.length) this.rehash();
-    return id;
-  }
-
-  private rehash(): void {
-    const table = new Int32Array(this.table.length * 2).fill(-1);
-    const mask = table.length - 1;
-    for (let id = 0; id < this.rawTerms.length; id++) {
-      let slot = (this.rawHash[id] as number) & mask;
-      while ((table[slot] as number) >= 0) slot = (slot + 1) & mask;
-      table[slot] = id;
-    }
-    this.table = table;
+    return this.vocabulary.lookup(this.scratch, n, h, text, s);
   }
 
   private termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.terms.push(term);
-      this.termIds.set(term, id);
-    }
-    return id;
+    return this.local(this.vocabulary.termNumber(term));
   }
 }
 

@@ -142,26 +142,40 @@ t.test('code tokens ("Queries as people write them"): the char-code chunk scan c
   t.pass('3000 random code-dense texts: the same terms and field length as the analyzer');
 });
 
-// "Both analyses are pure functions of their text, so their answers are also kept across the
-// counters of a thread": a later counter gets the same terms from the thread's memo as the
-// analyzer gives (the properties above also run many counters, one after another, on one memo).
-t.test('term-counter.ts: answers kept across a thread\'s counters are the analyzer\'s', async (t) => {
-  const { termsOfRaw, codeTermsOfChunk } = await import('../../../lib/core/analysis/term-counter.js');
+// "the raw-token interner and each raw token's analysis are the thread's (`Vocabulary`:
+// analysed once per thread, its terms numbered thread-wide), and a counter maps the thread's
+// term numbers to its own ids": counters that share the thread's vocabulary (the properties
+// above run thousands of them in a row) count the analyzer's terms, each with its own ids,
+// also when two are used at once.
+t.test('term-counter.ts: counters sharing the thread\'s vocabulary each count the analyzer\'s terms', async (t) => {
+  const { codeTermsOfChunk, Vocabulary } = await import('../../../lib/core/analysis/term-counter.js');
   const { termsOfToken, codeTermsOf } = await import('../../../lib/core/analysis/analyzer.js');
-  for (const raw of ['Installing', 'HTTPServer', 'snake_case', 'x86_64', 'naïve', 'a'.repeat(200)]) {
-    t.same(termsOfRaw(raw), termsOfToken(raw), `${raw.slice(0, 20)}: the analyzer's terms`);
-    t.equal(termsOfRaw(raw), termsOfRaw(raw), `${raw.slice(0, 20)}: remembered, not analyzed again`);
+  const vocabulary = new Vocabulary();
+  for (const raw of ['Installing', 'HTTPServer', 'snake_case', 'x86_64', 'naïve', 'Installing']) {
+    const scratch = Uint16Array.from(raw, (c) => c.charCodeAt(0));
+    let h = 0x811c9dc5 | 0;
+    for (const c of scratch) h = Math.imul(h ^ c, 16777619);
+    const id = vocabulary.lookup(scratch, raw.length, h, raw, 0);
+    t.same((vocabulary.rawTerms[id] as number[]).map((n) => vocabulary.terms[n]), termsOfToken(raw), `${raw}: the analyzer's terms`);
   }
+  t.equal(vocabulary.size, 5, 'a raw token seen twice is one entry');
   for (const chunk of ['foo()', 'import.meta.glob', 'Rc<T>', '?', '--fix-dry-run']) {
     t.same(codeTermsOfChunk(chunk), codeTermsOf(chunk), `${chunk}: the analyzer's code terms`);
+    t.equal(codeTermsOfChunk(chunk), codeTermsOfChunk(chunk), `${chunk}: remembered, not analyzed again`);
   }
-  const text = 'Installing the HTTPServer: run `npm install --save-dev x86_64` and useState() twice.';
+  const a = 'Installing the HTTPServer: run `npm install --save-dev x86_64` and useState() twice.';
+  const b = 'Zebra crossings and useState(): a different text, then HTTPServer again.';
   const first = new TermCounter();
-  first.count(text, 0, 0, text.length);
-  const a = countsOf(first, first.finishUnit());
-  const second = new TermCounter(); // its own ids, the thread's memo already warm
-  second.count(text, 0, 0, text.length);
-  const b = countsOf(second, second.finishUnit());
-  t.same(sorted(b), sorted(a), 'a second counter counts the same terms');
-  t.same(sorted(a), sorted(expectedCounts(text)), 'and they are the analyzer\'s');
+  const second = new TermCounter();
+  // Interleaved: each counter gives ids in its own order, from the one vocabulary.
+  second.count(b, 0, 0, b.length);
+  first.count(a, 0, 0, a.length);
+  second.count(a, 1, 0, a.length);
+  const one = countsOf(first, first.finishUnit());
+  const two = countsOf(second, second.finishUnit());
+  t.same(sorted(one), sorted(expectedCounts(a)), 'the first counts the analyzer\'s terms of its text');
+  const both = expectedCounts(b);
+  for (const [term, tfs] of expectedCounts(a, 1)) both.set(term, (both.get(term) ?? new Array<number>(FIELD_COUNT).fill(0)).map((x, f) => x + (tfs[f] as number)));
+  t.same(sorted(two), sorted(both), 'the second counts both texts, each in its field');
+  t.equal(new Set(first.terms).size, first.terms.length, 'no term twice in a counter\'s dictionary');
 });
