@@ -37,22 +37,13 @@ t.test('count.ts: the tokenizer names', async (t) => {
 // split pattern cares about (whitespace runs before words, newlines, contractions, digits,
 // punctuation runs, non-Latin letters, marks, emoji, lone surrogates, special-token text).
 t.test('count.ts: the piece memo counts exactly what gpt-tokenizer counts (dev-set pages and random text)', async (t) => {
-  const { readdirSync, readFileSync, statSync } = await import('node:fs');
-  const { join } = await import('node:path');
   const { createRequire } = await import('node:module');
+  const { devPages } = await import('./dev-pages.js');
   const fc = (await import('fast-check')).default;
   const { memoCounter, PIECE_MEMO_LIMIT } = await import('../../../lib/core/tokens/count.js');
   const require = createRequire(import.meta.url);
   const ORDINARY = { disallowedSpecial: new Set<string>() };
-  const pages: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(md|mdx|txt|markdown)$/u.test(name)) pages.push(readFileSync(p, 'utf8'));
-    }
-  };
-  walk(join(import.meta.dirname, '..', '..', '..', 'bench', 'relevance'));
+  const pages = devPages();
   t.ok(pages.length > 300, `${pages.length} pages`);
   for (const name of ['o200k_base', 'cl100k_base'] as const) {
     const encoding = require(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens(text: string, o: object): number };

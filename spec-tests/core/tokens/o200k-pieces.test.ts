@@ -6,9 +6,8 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { O200K_PATTERN, pieceEnd } from '../../../lib/core/tokens/o200k-pieces.js';
+import { devPages } from './dev-pages.js';
 
 const require = createRequire(import.meta.url);
 const core = (require('gpt-tokenizer/cjs/encoding/o200k_base') as { default: { bytePairEncodingCoreProcessor: { tokenSplitRegex: RegExp } } }).default
@@ -81,15 +80,7 @@ t.test('o200k-pieces.ts: pure ASCII text is read without the pattern, with the s
 });
 
 t.test('o200k-pieces.ts: the cuts are the pattern\'s on every page of both relevance dev sets', async (t) => {
-  const pages: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(md|mdx|txt|markdown)$/u.test(name)) pages.push(readFileSync(p, 'utf8'));
-    }
-  };
-  walk(join(import.meta.dirname, '..', '..', '..', 'bench', 'relevance'));
+  const pages = devPages();
   let wrong = 0;
   let pieces = 0;
   let fallbacks = 0;

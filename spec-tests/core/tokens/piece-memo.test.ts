@@ -4,8 +4,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { devPages } from './dev-pages.js';
 import { asciiMergeCount, isAsciiPiece, MEMO_MAX_CHARS, PieceMemo } from '../../../lib/core/tokens/piece-memo.js';
 
 const require = createRequire(import.meta.url);
@@ -16,19 +15,6 @@ interface Core {
 }
 const coreOf = (name: string): Core =>
   (require(`gpt-tokenizer/cjs/encoding/${name}`) as { default: { bytePairEncodingCoreProcessor: Core } }).default.bytePairEncodingCoreProcessor;
-
-function devPages(): string[] {
-  const pages: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(md|mdx|txt|markdown)$/u.test(name)) pages.push(readFileSync(p, 'utf8'));
-    }
-  };
-  walk(join(import.meta.dirname, '..', '..', '..', 'bench', 'relevance'));
-  return pages;
-}
 
 t.test('piece-memo.ts: the ASCII merge leaves as many tokens as the package\'s byte-pair encoding', async (t) => {
   const pages = devPages();
