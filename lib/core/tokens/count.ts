@@ -39,9 +39,8 @@ interface Encoding {
 /** What the memo asks of gpt-tokenizer's BytePairEncodingCore (4.0.0). */
 interface BpeCore {
   readonly tokenSplitRegex: RegExp;
-  /** Every token whose bytes are UTF-8 text, by its text: the ranks an ASCII merge needs. */
+  /** Every token whose bytes are UTF-8 text, by its text: whether a piece is one token, and the ranks an ASCII merge needs. */
   readonly bytePairStringRankEncoder: ReadonlyMap<string, number>;
-  getBpeRankFromString(piece: string): number | undefined;
   bytePairEncode(piece: string): readonly number[];
 }
 
@@ -54,7 +53,6 @@ function bpeCore(encoding: Encoding): BpeCore | null {
     core === undefined ||
     !(core.tokenSplitRegex instanceof RegExp) ||
     !(core.bytePairStringRankEncoder instanceof Map) ||
-    typeof core.getBpeRankFromString !== 'function' ||
     typeof core.bytePairEncode !== 'function'
   ) {
     return null;

@@ -6,8 +6,9 @@
 // pieces, 148,000 distinct). Open addressing over typed arrays; each remembered piece's
 // characters are copied once into one character arena, and found again by a 32-bit FNV-1a
 // hash of its characters, then compared character by character, so a hash collision never
-// gives a wrong count. When the table is half full or the arena is full it starts over
-// (forgetting never changes a count). Pieces longer than MEMO_MAX_CHARS are not remembered.
+// gives a wrong count. Once it holds the pieces it was made for, or its arena is full, it
+// starts over (forgetting never changes a count). Pieces longer than MEMO_MAX_CHARS are not
+// remembered.
 //
 // asciiMergeCount counts the tokens of an ASCII piece by byte-pair merging, as the encoding
 // does: start from single bytes, repeatedly merge the adjacent pair whose joined bytes have
@@ -32,12 +33,12 @@ export class PieceMemo {
   #used = 0;
   #top = 0;
 
-  /** Room for `pieces` distinct pieces (a power of two is used, twice as many slots). */
+  /** Starts over after `pieces` distinct pieces (in at least twice as many slots, a power of two). */
   constructor(pieces: number, arenaChars = pieces * 16) {
     let slots = 2;
     while (slots < pieces * 2) slots *= 2;
     this.#mask = slots - 1;
-    this.#limit = slots >>> 1;
+    this.#limit = Math.max(1, pieces);
     this.#hashes = new Int32Array(slots);
     this.#starts = new Int32Array(slots);
     this.#counts = new Int32Array(slots);
