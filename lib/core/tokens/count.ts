@@ -1,22 +1,29 @@
 // Token counting, a build option recorded in the cache: `bytes4` is v0's rule
 // (ceil(UTF-8 bytes / 4)); `o200k_base` and `cl100k_base` are OpenAI's encodings, counted
-// exactly by gpt-tokenizer (a maintained pure-JS BPE, checked against tiktoken). Special-
-// token text such as "<|endoftext|>" counts as ordinary text, as tiktoken's encode_ordinary
-// does: documents are data, never control tokens. Counts happen at build; resolve adds them.
+// exactly as gpt-tokenizer counts them (a maintained pure-JS BPE, checked against tiktoken;
+// its tables are the source of ours and its countTokens the tests' oracle). Special-token
+// text such as "<|endoftext|>" counts as ordinary text, as tiktoken's encode_ordinary does:
+// documents are data, never control tokens. Counts happen at build; resolve adds them.
 //
 // Counting is exact and piece by piece: a BPE encoding cuts text into pieces with its split
 // pattern and encodes each piece alone, so a text's count is the sum of its pieces' counts.
 // The counter cuts with the encoding's own pattern (o200k_base's read from char codes where
 // the text is ASCII: o200k-pieces.ts), and counts each distinct piece once: one token if the
-// encoding holds the piece as a token, else the number of parts its byte-pair merge leaves
-// (for an ASCII piece merged here on the encoding's own ranks, else by the package), then
-// remembers it (piece-memo.ts: bounded, started over when full, which never changes a count).
-// Tests hold every count equal to the package's countTokens. If the package's core is not
-// as expected (another version), its countTokens is used as is.
+// encoding holds the piece as a token, else the number of parts its byte-pair merge leaves,
+// then remembers it (piece-memo.ts: bounded, started over when full, which never changes a
+// count). The ranks come from the package's own table written as a file at build
+// (rank-table.ts: a few ms to load instead of the package's ~140 ms); without that file (a
+// copy of the sources never built), from the package as before. Tests hold every count equal
+// to the package's countTokens. If the package's core is not as expected (another version),
+// its countTokens is used as is.
 
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as fs from '../fs.js';
 import { O200K_PATTERN, pieceEnd } from './o200k-pieces.js';
 import { asciiMergeCount, isAsciiPiece, PieceMemo } from './piece-memo.js';
+import { mergeCount, RankTable, RankTableError } from './rank-table.js';
 
 const require = createRequire(import.meta.url);
 
@@ -70,8 +77,16 @@ export function memoCounter(encoding: Encoding): TokenCounter {
     if (ranks.has(piece)) return 1;
     return isAsciiPiece(piece) ? asciiMergeCount(piece, ranks) : core.bytePairEncode(piece).length;
   };
-  const memo = new PieceMemo(PIECE_MEMO_LIMIT);
   const { source, flags } = core.tokenSplitRegex;
+  return pieceCounter(source, flags, countNew);
+}
+
+/**
+ * Exact counts of the encoding whose split pattern is `source` (with `flags`) and whose
+ * distinct pieces `countNew` counts: the pieces cut, each counted once and remembered.
+ */
+function pieceCounter(source: string, flags: string, countNew: (piece: string) => number): TokenCounter {
+  const memo = new PieceMemo(PIECE_MEMO_LIMIT);
   const pattern = new RegExp(source, `${flags.replace(/[gy]/gu, '')}y`);
   // o200k_base's pattern is read from char codes where the text is ASCII (o200k-pieces.ts);
   // any other pattern, and o200k_base's where the text is not ASCII, runs as written.
@@ -94,22 +109,89 @@ export function memoCounter(encoding: Encoding): TokenCounter {
   };
 }
 
+/** cl100k_base's split pattern, as gpt-tokenizer 4.0.0 and tiktoken write it (flags `gu`). */
+export const CL100K_PATTERN =
+  "'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s+$|\\s*[\\r\\n]|\\s+(?!\\S)|\\s";
+
+/** Each exact encoding's split pattern (its flags are `u`). */
+export const SPLIT_PATTERNS: Readonly<Record<Exclude<TokenizerName, 'bytes4'>, string>> = { o200k_base: O200K_PATTERN, cl100k_base: CL100K_PATTERN };
+
+/** Exact counts of the encoding whose ranks are `table` and split pattern `source` (flags `u`). */
+export function tableCounter(table: RankTable, source: string): TokenCounter {
+  let bytes = new Uint8Array(1024);
+  const utf8 = new TextEncoder();
+  // A piece not seen before: its UTF-8 bytes (lone surrogates as U+FFFD, as the package
+  // encodes them); one token if they are one, else as many as their merge leaves.
+  const countNew = (piece: string): number => {
+    const length = piece.length;
+    if (bytes.length < length * 3) bytes = new Uint8Array(length * 3);
+    let n = 0;
+    for (; n < length; n++) {
+      const c = piece.charCodeAt(n);
+      if (c > 127) break;
+      bytes[n] = c;
+    }
+    if (n < length) n += utf8.encodeInto(piece.slice(n), bytes.subarray(n)).written;
+    if (table.rank(bytes, 0, n) >= 0) return 1;
+    return mergeCount(bytes, n, table);
+  };
+  return pieceCounter(source, 'u', countNew);
+}
+
 const ORDINARY = { disallowedSpecial: new Set<string>() };
 
 const counters = new Map<TokenizerName, TokenCounter>();
+const sources = new Map<TokenizerName, 'table' | 'package'>();
 
 /**
- * The counter for `name`. The BPE tables load on first use (a few hundred ms) and stay
- * loaded; synchronous (the package's CommonJS build), so resolve can count in place.
+ * The rank table `npm run build` writes for `name` (scripts/rank-tables.mjs): the package's
+ * `dist/ranks/<name>.ranks`, the package being the nearest folder above this module that
+ * holds a package.json (this file runs from lib/, dist/ or dist/bundle/). Null: none there.
+ */
+function rankFile(name: string): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (fs.exists(join(dir, 'package.json'))) {
+      const file = join(dir, 'dist', 'ranks', `${name}.ranks`);
+      return fs.exists(file) ? file : null;
+    }
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/** The ranks of `name` from its table file, or null without a usable one. */
+function tableOf(name: string): RankTable | null {
+  const file = rankFile(name);
+  if (file === null) return null;
+  try {
+    return RankTable.fromBytes(fs.readFile(file));
+  } catch (err) {
+    if (err instanceof RankTableError) return null; // not one: the package's own tables count
+    throw err;
+  }
+}
+
+/**
+ * The counter for `name`. The ranks load on first use (a few ms from the build's table
+ * file, ~140 ms from the package) and stay loaded; synchronous, so resolve can count in place.
  */
 export function tokenCounter(name: TokenizerName): TokenCounter {
   if (name === 'bytes4') return countBytes4;
   let counter = counters.get(name);
   if (counter === undefined) {
-    counter = memoCounter(require(`gpt-tokenizer/cjs/encoding/${name}`) as Encoding);
+    const table = tableOf(name);
+    counter = table === null ? memoCounter(require(`gpt-tokenizer/cjs/encoding/${name}`) as Encoding) : tableCounter(table, SPLIT_PATTERNS[name]);
     counters.set(name, counter);
+    sources.set(name, table === null ? 'package' : 'table');
   }
   return counter;
+}
+
+/** Where `tokenCounter(name)` took its ranks from: the build's table file, or the package (null: not loaded yet). */
+export function counterSource(name: TokenizerName): 'table' | 'package' | null {
+  return sources.get(name) ?? null;
 }
 
 /** As `tokenCounter` (kept async for callers that load it while other work runs). */

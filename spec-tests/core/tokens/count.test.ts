@@ -36,37 +36,41 @@ t.test('count.ts: the tokenizer names', async (t) => {
 // and cut at arbitrary points, so pieces meet text edges), and on random text rich in what the
 // split pattern cares about (whitespace runs before words, newlines, contractions, digits,
 // punctuation runs, non-Latin letters, marks, emoji, lone surrogates, special-token text).
+// Both ways to the ranks are checked: the build's rank files (what tokenCounter uses in a
+// built checkout) and the package's own tables (its fallback).
 t.test('count.ts: the piece memo counts exactly what gpt-tokenizer counts (dev-set pages and random text)', async (t) => {
   const { createRequire } = await import('node:module');
   const { devPages } = await import('./dev-pages.js');
   const fc = (await import('fast-check')).default;
-  const { memoCounter, PIECE_MEMO_LIMIT } = await import('../../../lib/core/tokens/count.js');
+  const { counterSource, memoCounter, PIECE_MEMO_LIMIT, tokenCounter } = await import('../../../lib/core/tokens/count.js');
   const require = createRequire(import.meta.url);
   const ORDINARY = { disallowedSpecial: new Set<string>() };
   const pages = devPages();
   t.ok(pages.length > 300, `${pages.length} pages`);
   for (const name of ['o200k_base', 'cl100k_base'] as const) {
     const encoding = require(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens(text: string, o: object): number };
-    const count = memoCounter(encoding as never);
-    let wrong = 0;
-    let total = 0;
-    for (const page of pages) {
-      const want = page === '' ? 0 : encoding.countTokens(page, ORDINARY);
-      total += want;
-      if (count(page) !== want) wrong++;
-      // Slices at arbitrary points (a prime stride), each counted alone.
-      for (let i = 0; i < page.length; i += 997) {
-        const slice = page.slice(i, i + 1500);
-        if (count(slice) !== encoding.countTokens(slice, ORDINARY)) wrong++;
+    for (const [ranks, count] of [['the package\'s tables', memoCounter(encoding as never)], ['the rank file', tokenCounter(name)]] as const) {
+      if (ranks === 'the rank file') t.equal(counterSource(name), 'table', `${name}: tokenCounter counts from the rank file`);
+      let wrong = 0;
+      let total = 0;
+      for (const page of pages) {
+        const want = page === '' ? 0 : encoding.countTokens(page, ORDINARY);
+        total += want;
+        if (count(page) !== want) wrong++;
+        // Slices at arbitrary points (a prime stride), each counted alone.
+        for (let i = 0; i < page.length; i += 997) {
+          const slice = page.slice(i, i + 1500);
+          if (count(slice) !== encoding.countTokens(slice, ORDINARY)) wrong++;
+        }
       }
+      t.equal(wrong, 0, `${name}, ${ranks}: every page and slice counted as the package counts it (${total} tokens in the pages)`);
+      const unit = fc.constantFrom(' ', '  ', '\n', '\r\n', '\t', 'a', 'Z', 'word', "'s", "'LL", '1', '12345', '.', '...', '!?', '/', 'é', '\u0301', '日本', 'Ωμέγα', '😀', '\ud800', '<|endoftext|>', 'x\u00a0y');
+      fc.assert(
+        fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), (text) => count(text) === (text === '' ? 0 : encoding.countTokens(text, ORDINARY))),
+        { numRuns: 2000, seed: 24 },
+      );
+      t.pass(`${name}, ${ranks}: 2,000 random texts counted alike`);
     }
-    t.equal(wrong, 0, `${name}: every page and slice counted as the package counts it (${total} tokens in the pages)`);
-    const unit = fc.constantFrom(' ', '  ', '\n', '\r\n', '\t', 'a', 'Z', 'word', "'s", "'LL", '1', '12345', '.', '...', '!?', '/', 'é', '\u0301', '日本', 'Ωμέγα', '😀', '\ud800', '<|endoftext|>', 'x\u00a0y');
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), (text) => count(text) === (text === '' ? 0 : encoding.countTokens(text, ORDINARY))),
-      { numRuns: 2000, seed: 24 },
-    );
-    t.pass(`${name}: 2,000 random texts counted alike`);
   }
   // The memo starts over when full: the counts stay the same.
   const encoding = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
@@ -78,4 +82,18 @@ t.test('count.ts: the piece memo counts exactly what gpt-tokenizer counts (dev-s
   const plain = memoCounter({ countTokens: (text: string) => text.length * 10 } as never);
   t.equal(plain('abc'), 30, 'falls back to countTokens');
   t.equal(plain(''), 0);
+});
+
+// "The split patterns are the engine's own copies (O200K_PATTERN, CL100K_PATTERN, each tested
+// equal to the package's), so a counting process never loads the package" (docs/engine.md,
+// "Ranks that load in milliseconds").
+t.test('count.ts: the split patterns are the ones gpt-tokenizer holds', async (t) => {
+  const { createRequire } = await import('node:module');
+  const { SPLIT_PATTERNS } = await import('../../../lib/core/tokens/count.js');
+  const require = createRequire(import.meta.url);
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const regex = (require(`gpt-tokenizer/cjs/encoding/${name}`) as { default: { bytePairEncodingCoreProcessor: { tokenSplitRegex: RegExp } } }).default.bytePairEncodingCoreProcessor.tokenSplitRegex;
+    t.equal(SPLIT_PATTERNS[name], regex.source, `${name}: the same source`);
+    t.equal(regex.flags, 'gu', `${name}: flags gu (the counter runs it with u, sticky)`);
+  }
 });

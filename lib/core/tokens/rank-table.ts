@@ -1,0 +1,175 @@
+// An encoding's byte-pair ranks as one file that loads in a few milliseconds.
+//
+// gpt-tokenizer holds each encoding as a JavaScript module: a 2.4 MB array literal that V8
+// compiles and runs, then a Map from every token's text to its rank. Loading o200k_base
+// that way costs ~140 ms of every process that counts (a one-shot `context resolve`, each
+// build thread, the MCP server's start), more than the rest of a cold resolve's work. So
+// `npm run build` writes each encoding's tokens once more, from the package's own table
+// (scripts/rank-tables.mjs), as plain bytes:
+//
+//   "CTXRANK1"                      8 bytes
+//   count                           u32 little-endian: ranks 0 .. count-1
+//   reserved                        u32, 0
+//   ends[0 .. count-1]              u32 little-endian: token r is arena[ends[r-1] .. ends[r])
+//                                   (ends[-1] = 0; a rank the encoding does not use is empty)
+//   arena                           every token's bytes, in rank order
+//
+// and RankTable reads it: a token is found by its bytes through an open-addressing table of
+// ranks (FNV-1a of the bytes, then a byte compare), built at load (~200,000 hashes, a few
+// ms). mergeCount counts a piece's tokens by byte-pair merging on it, as the encoding does:
+// start from single bytes, repeatedly join the adjacent pair whose joined bytes have the
+// lowest rank (the leftmost such pair on a tie), until no adjacent pair is a token; the
+// count is the parts left. Tests hold every rank equal to the package's table and every count
+// equal to the package's countTokens (count.test.ts, rank-table.test.ts).
+
+const MAGIC = 'CTXRANK1';
+const HEADER_BYTES = 16;
+
+export class RankTableError extends Error {
+  override readonly name = 'RankTableError';
+}
+
+export class RankTable {
+  readonly #arena: Uint8Array;
+  readonly #ends: Uint32Array;
+  readonly #slots: Int32Array; // a rank, or -1: empty
+  readonly #mask: number;
+
+  /** Token r is `arena[ends[r-1] .. ends[r])` (an empty range: a rank not used). */
+  constructor(arena: Uint8Array, ends: Uint32Array) {
+    this.#arena = arena;
+    this.#ends = ends;
+    let slots = 2;
+    while (slots < ends.length * 2) slots *= 2;
+    this.#mask = slots - 1;
+    this.#slots = new Int32Array(slots).fill(-1);
+    let start = 0;
+    for (let r = 0; r < ends.length; r++) {
+      const end = ends[r]!;
+      if (end < start || end > arena.length) throw new RankTableError(`rank ${r} ends outside the table`);
+      if (end > start) {
+        let slot = hashBytes(arena, start, end) & this.#mask;
+        while (this.#slots[slot] !== -1) {
+          if (this.#sameBytes(this.#slots[slot]!, arena, start, end)) throw new RankTableError(`rank ${r} repeats rank ${this.#slots[slot]}'s bytes`);
+          slot = (slot + 1) & this.#mask;
+        }
+        this.#slots[slot] = r;
+      }
+      start = end;
+    }
+  }
+
+  /** The table in `file`'s bytes (the format above); RankTableError when they are not one. */
+  static fromBytes(file: Uint8Array): RankTable {
+    if (file.length < HEADER_BYTES || String.fromCharCode(...file.subarray(0, 8)) !== MAGIC) throw new RankTableError('not a rank table');
+    const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+    const count = view.getUint32(8, true);
+    const arenaStart = HEADER_BYTES + 4 * count;
+    if (arenaStart > file.length) throw new RankTableError('truncated');
+    const ends = new Uint32Array(count);
+    for (let r = 0; r < count; r++) ends[r] = view.getUint32(HEADER_BYTES + 4 * r, true);
+    const arena = file.subarray(arenaStart);
+    if ((count === 0 ? 0 : ends[count - 1]!) !== arena.length) throw new RankTableError('the arena is not the size the ranks say');
+    return new RankTable(arena, ends);
+  }
+
+  /** The file's bytes for `tokens` (token r's bytes at index r; empty: a rank not used). */
+  static toBytes(tokens: readonly Uint8Array[]): Uint8Array {
+    const arenaBytes = tokens.reduce((n, t) => n + t.length, 0);
+    const out = new Uint8Array(HEADER_BYTES + 4 * tokens.length + arenaBytes);
+    const view = new DataView(out.buffer);
+    for (let i = 0; i < 8; i++) out[i] = MAGIC.charCodeAt(i);
+    view.setUint32(8, tokens.length, true);
+    let end = 0;
+    let at = HEADER_BYTES + 4 * tokens.length;
+    tokens.forEach((t, r) => {
+      end += t.length;
+      view.setUint32(HEADER_BYTES + 4 * r, end, true);
+      out.set(t, at);
+      at += t.length;
+    });
+    return out;
+  }
+
+  /** Ranks 0 .. size-1. */
+  get size(): number {
+    return this.#ends.length;
+  }
+
+  /** Token `r`'s bytes. */
+  bytesOf(r: number): Uint8Array {
+    return this.#arena.subarray(r === 0 ? 0 : this.#ends[r - 1]!, this.#ends[r]!);
+  }
+
+  /** The rank of the token whose bytes are `bytes[start .. end)`, or -1 when none is. */
+  rank(bytes: Uint8Array, start: number, end: number): number {
+    const slots = this.#slots;
+    const mask = this.#mask;
+    for (let slot = hashBytes(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
+      const r = slots[slot]!;
+      if (r === -1) return -1;
+      if (this.#sameBytes(r, bytes, start, end)) return r;
+    }
+  }
+
+  #sameBytes(r: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const arena = this.#arena;
+    let a = r === 0 ? 0 : this.#ends[r - 1]!;
+    if (this.#ends[r]! - a !== end - start) return false;
+    for (let i = start; i < end; i++, a++) if (arena[a] !== bytes[i]) return false;
+    return true;
+  }
+}
+
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
+  return h;
+}
+
+// Scratch arrays of the merge, grown as pieces need.
+let starts = new Int32Array(256);
+let ranks = new Float64Array(256);
+
+/**
+ * The tokens of the piece `bytes[0 .. n)` by merging alone (above). The encoding first asks
+ * whether the whole piece is a token; a caller that knows it is not may skip that, the
+ * count is the same.
+ */
+export function mergeCount(bytes: Uint8Array, n: number, table: RankTable): number {
+  if (n < 2) return n;
+  if (starts.length < n + 1) {
+    let size = starts.length;
+    while (size < n + 1) size *= 2;
+    starts = new Int32Array(size);
+    ranks = new Float64Array(size);
+  }
+  // Part k starts at starts[k]; ranks[k] is the rank of parts k and k+1 joined (Infinity: none).
+  const rankOf = (from: number, to: number): number => {
+    const r = table.rank(bytes, from, to);
+    return r < 0 ? Infinity : r;
+  };
+  for (let i = 0; i < n; i++) {
+    starts[i] = i;
+    ranks[i] = i + 2 <= n ? rankOf(i, i + 2) : Infinity;
+  }
+  starts[n] = n;
+  let parts = n;
+  for (;;) {
+    let best = Infinity;
+    let at = -1;
+    for (let k = 0; k < parts - 1; k++) {
+      if (ranks[k]! < best) {
+        best = ranks[k]!;
+        at = k;
+      }
+    }
+    if (at < 0) return parts;
+    // Join parts at and at+1 (drop start at+1), then re-rank the pairs that changed.
+    starts.copyWithin(at + 1, at + 2, parts + 1);
+    ranks.copyWithin(at + 1, at + 2, parts);
+    parts--;
+    ranks[at] = at + 2 <= parts ? rankOf(starts[at]!, starts[at + 2]!) : Infinity;
+    if (at > 0) ranks[at - 1] = rankOf(starts[at - 1]!, starts[at + 1]!);
+  }
+}

@@ -1,0 +1,121 @@
+// Checks lib/core/tokens/rank-table.ts and scripts/rank-tables.mjs: "`npm run build` writes
+// each encoding's tokens once more, from the package's own table ... as plain bytes" and
+// "mergeCount counts a piece's tokens by byte-pair merging on it, as the encoding does"
+// (Builds at native speed on real text, item 4: exact tokens for a fraction of the cost;
+// item 6: cold resolve near the process floor).
+import t from 'tap';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { devPages } from './dev-pages.js';
+import { mergeCount, RankTable } from '../../../lib/core/tokens/rank-table.js';
+import { counterSource, SPLIT_PATTERNS, tokenCounter } from '../../../lib/core/tokens/count.js';
+
+const require = createRequire(import.meta.url);
+interface Core {
+  tokenSplitRegex: RegExp;
+  bytePairRankDecoder: (string | number[] | undefined)[];
+  bytePairEncode(piece: string): number[];
+}
+const coreOf = (name: string): Core =>
+  (require(`gpt-tokenizer/cjs/encoding/${name}`) as { default: { bytePairEncodingCoreProcessor: Core } }).default.bytePairEncodingCoreProcessor;
+const utf8 = new TextEncoder();
+const tableFile = (name: string): URL => new URL(`../../../dist/ranks/${name}.ranks`, import.meta.url);
+const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+t.test('rank-tables.mjs: the file holds every token of the package\'s table, its bytes at its rank', async (t) => {
+  for (const name of ['o200k_base', 'cl100k_base']) {
+    const table = RankTable.fromBytes(readFileSync(tableFile(name)));
+    const decoder = coreOf(name).bytePairRankDecoder;
+    t.equal(table.size, decoder.length, `${name}: ${decoder.length} ranks`);
+    let wrong = 0;
+    for (let r = 0; r < decoder.length; r++) {
+      const v = decoder[r];
+      const want = v === undefined ? new Uint8Array(0) : typeof v === 'string' ? utf8.encode(v) : Uint8Array.from(v);
+      const got = table.bytesOf(r);
+      if (!same(got, want)) wrong++;
+      else if (got.length > 0 && table.rank(got, 0, got.length) !== r) wrong++; // found again by its bytes
+    }
+    t.equal(wrong, 0, `${name}: every rank's bytes, and each found again by them`);
+    t.equal(table.rank(utf8.encode('\u0000\u0001\u0002\u0003zzqqxxjj'), 0, 12), -1, `${name}: bytes that are no token have no rank`);
+  }
+});
+
+t.test('rank-table.ts: the file format is checked, a damaged file is refused', async (t) => {
+  const tokens = [utf8.encode('a'), utf8.encode('b'), new Uint8Array(0), utf8.encode('ab'), Uint8Array.from([0xff, 0xfe])];
+  const bytes = RankTable.toBytes(tokens);
+  const table = RankTable.fromBytes(bytes);
+  t.equal(table.size, 5);
+  t.same([...table.bytesOf(3)], [...utf8.encode('ab')]);
+  t.equal(table.rank(utf8.encode('xab'), 1, 3), 3, 'a range inside other bytes');
+  t.equal(table.rank(Uint8Array.from([0xff, 0xfe]), 0, 2), 4, 'bytes that are not UTF-8');
+  t.equal(table.rank(new Uint8Array(0), 0, 0), -1, 'an unused rank is never found');
+  // Bytes that differ from a token in one byte only are not it, though they land where it
+  // is ('A' and 'a' are 32 apart: FNV-1a's low bits, the slot, are the same for both).
+  const upper = 'ABCDEFGHIJKLM';
+  const near = RankTable.fromBytes(RankTable.toBytes([...upper].map((c) => utf8.encode(`q${c}`))));
+  t.same([...upper].map((c) => near.rank(utf8.encode(`q${c}`), 0, 2)), [...upper].map((_, i) => i), 'each token found');
+  t.same([...upper.toLowerCase()].map((c) => near.rank(utf8.encode(`q${c}`), 0, 2)), [...upper].map(() => -1), 'every byte is compared');
+  t.throws(() => RankTable.fromBytes(bytes.subarray(0, bytes.length - 1)), { name: 'RankTableError' }, 'truncated arena');
+  t.throws(() => RankTable.fromBytes(bytes.subarray(0, 10)), { name: 'RankTableError' }, 'truncated header');
+  const wrongMagic = Uint8Array.from(bytes);
+  wrongMagic[0] = 0x41;
+  t.throws(() => RankTable.fromBytes(wrongMagic), { name: 'RankTableError' }, 'not a rank table');
+  t.throws(() => RankTable.fromBytes(RankTable.toBytes([utf8.encode('a'), utf8.encode('a')])), { name: 'RankTableError' }, 'two ranks with the same bytes');
+  const badEnds = Uint8Array.from(bytes);
+  new DataView(badEnds.buffer).setUint32(16, 99, true); // rank 0 ends past the arena
+  t.throws(() => RankTable.fromBytes(badEnds), { name: 'RankTableError' }, 'a rank outside the arena');
+});
+
+t.test('rank-table.ts: the byte merge leaves as many tokens as the package\'s byte-pair encoding', async (t) => {
+  const pages = devPages();
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const core = coreOf(name);
+    const table = RankTable.fromBytes(readFileSync(tableFile(name)));
+    const countOf = (piece: string): number => {
+      const b = utf8.encode(piece);
+      return table.rank(b, 0, b.length) >= 0 ? 1 : mergeCount(b, b.length, table);
+    };
+    // Every distinct piece of the dev sets, ASCII or not.
+    const pieces = new Set<string>();
+    for (const page of pages) for (const m of page.matchAll(new RegExp(SPLIT_PATTERNS[name], 'gu'))) pieces.add(m[0]);
+    let wrong = 0;
+    let nonAscii = 0;
+    for (const piece of pieces) {
+      if (/[^\x00-\x7f]/u.test(piece)) nonAscii++;
+      if (countOf(piece) !== core.bytePairEncode(piece).length) wrong++;
+    }
+    t.equal(wrong, 0, `${name}: ${pieces.size} distinct pieces of the dev sets (${nonAscii} not ASCII)`);
+    const piece = fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
+      fc.array(fc.constantFrom('a', 'th', 'ing', 'é', 'ü', '日本', 'Ωμ', '😀', '\u0301', '\ud800', ' ', '_', '0'), { minLength: 1, maxLength: 20 }).map((u) => u.join('')),
+    );
+    fc.assert(fc.property(piece, (p) => countOf(p) === core.bytePairEncode(p).length), { numRuns: 3000, seed: 7 });
+    t.pass(`${name}: 3,000 random pieces (any code point, lone surrogates)`);
+  }
+  const toy = (...tokens: string[]): RankTable => RankTable.fromBytes(RankTable.toBytes(tokens.map((x) => utf8.encode(x))));
+  const merge = (s: string, table: RankTable): number => mergeCount(utf8.encode(s), s.length, table);
+  const ab = toy('a', 'b', 'c', 'ab');
+  t.equal(mergeCount(new Uint8Array(0), 0, ab), 0);
+  t.equal(merge('c', ab), 1);
+  t.equal(merge('ccc', ab), 3, 'no pair is a token: one per byte');
+  t.equal(merge('abab', ab), 2, 'both equal pairs merge');
+  t.equal(merge('ab'.repeat(600), ab), 600, 'a piece longer than the scratch arrays first held');
+  t.equal(merge('abc', toy('a', 'b', 'c', 'bc', 'ab', 'abc')), 1, 'the lowest rank first, then the joined parts');
+  // "aaab": the leftmost "aa" joins first, leaving aa|a|b (no more tokens); the right one
+  // would have left a|aa|b and then a|aab.
+  t.equal(merge('aaab', toy('a', 'b', 'aa', 'aab')), 3, 'the leftmost pair on a tie');
+});
+
+t.test('count.ts: a built checkout counts from its rank files, exactly as the package does', async (t) => {
+  const ORDINARY = { disallowedSpecial: new Set<string>() };
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const count = tokenCounter(name);
+    t.equal(counterSource(name), 'table', `${name}: the ranks came from dist/ranks, not the package`);
+    const encoding = require(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens(text: string, o: object): number };
+    const text = 'naïve café 日本語 😀 <|endoftext|> \ud800 don\'t    stop\r\n';
+    t.equal(count(text), encoding.countTokens(text, ORDINARY), `${name}: mixed text`);
+    t.equal(count(''), 0);
+  }
+  t.equal(counterSource('bytes4'), null, 'bytes4 needs no ranks');
+});
