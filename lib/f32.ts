@@ -29,8 +29,24 @@ function shortestDigits(v: number): { digits: string; exp: number } {
   throw new RangeError('f32: no round-trip representation found');
 }
 
+// Printed values, remembered: an answer-scope choice prints the same scores many times while
+// it prices entries, and finding the shortest digits is the costly part of printing. Bounded
+// (started over when full), so it never holds more than FORMATTED_MAX strings.
+const FORMATTED_MAX = 4096;
+const formatted = new Map<number, string>();
+
 /** Formats a finite binary32 value (given as a number holding it exactly). */
 export function formatF32(value: number): string {
+  if (value === 0) return formatNew(value); // the map would take -0 for 0
+  const known = formatted.get(value);
+  if (known !== undefined) return known;
+  const text = formatNew(value);
+  if (formatted.size >= FORMATTED_MAX) formatted.clear();
+  formatted.set(value, text);
+  return text;
+}
+
+function formatNew(value: number): string {
   const v = Math.fround(value);
   if (!Number.isFinite(v)) throw new RangeError('f32: not finite');
   if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';

@@ -53,3 +53,19 @@ t.test('sort keys: score descending as binary32, then rank ascending; exact belo
   t.equal(scorePartOfKey(descendingScoreKey(a, 0)), scorePartOfKey(descendingScoreKey(b, RANK_BITS - 1)));
   t.ok(Number.isSafeInteger(descendingScoreKey(0, RANK_BITS - 1)), 'the largest key is an exact integer');
 });
+
+// lib/f32.ts: "Printed values, remembered ... Bounded (started over when full)": a value
+// printed again, or after the memo started over, prints the same; 0 and -0 stay apart.
+t.test('a remembered value prints as it did the first time', async (t) => {
+  const values = Array.from({ length: 10_000 }, (_, i) => Math.fround((i * 7919) / 977 + i / 3));
+  const first = values.map((v) => formatF32(v));
+  const again = values.map((v) => formatF32(v));
+  t.same(again, first, '10,000 values (more than the memo holds), printed twice');
+  t.equal(formatF32(values[0]!), first[0], 'and after it started over');
+  t.equal(formatF32(-0), '-0.0');
+  t.equal(formatF32(0), '0.0');
+  t.equal(formatF32(-0), '-0.0', '-0 is not taken for 0');
+  t.equal(formatF32(0.1), formatF32(0.1 + 1e-12), 'two doubles with one binary32 rounding print alike');
+  t.throws(() => formatF32(Number.POSITIVE_INFINITY), RangeError);
+  t.throws(() => formatF32(Number.POSITIVE_INFINITY), RangeError, 'refused again, never remembered');
+});
