@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as fs from '../fs.js';
 import { O200K_PATTERN, pieceEnd } from './o200k-pieces.js';
-import { asciiMergeCount, isAsciiPiece, PieceMemo } from './piece-memo.js';
+import { PieceMemo } from './piece-memo.js';
 import { mergeCount, RankTable, RankTableError } from './rank-table.js';
 
 const require = createRequire(import.meta.url);
@@ -38,17 +38,16 @@ export function isTokenizerName(value: string): value is TokenizerName {
 
 const countBytes4: TokenCounter = (text) => Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
 
-interface Encoding {
+export interface Encoding {
   countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
   readonly default?: { readonly bytePairEncodingCoreProcessor?: unknown };
 }
 
-/** What the memo asks of gpt-tokenizer's BytePairEncodingCore (4.0.0). */
+/** What the counter asks of gpt-tokenizer's BytePairEncodingCore (4.0.0). */
 interface BpeCore {
   readonly tokenSplitRegex: RegExp;
-  /** Every token whose bytes are UTF-8 text, by its text: whether a piece is one token, and the ranks an ASCII merge needs. */
-  readonly bytePairStringRankEncoder: ReadonlyMap<string, number>;
-  bytePairEncode(piece: string): readonly number[];
+  /** Rank -> the token's text, or its bytes when they are not UTF-8 text (none: a rank not used). */
+  readonly bytePairRankDecoder: readonly (string | readonly number[] | undefined)[];
 }
 
 /** Pieces remembered per counter before the memo starts over. */
@@ -56,29 +55,37 @@ export const PIECE_MEMO_LIMIT = 200_000;
 
 function bpeCore(encoding: Encoding): BpeCore | null {
   const core = encoding.default?.bytePairEncodingCoreProcessor as Partial<BpeCore> | undefined;
-  if (
-    core === undefined ||
-    !(core.tokenSplitRegex instanceof RegExp) ||
-    !(core.bytePairStringRankEncoder instanceof Map) ||
-    typeof core.bytePairEncode !== 'function'
-  ) {
-    return null;
-  }
+  if (core === undefined || !(core.tokenSplitRegex instanceof RegExp) || !Array.isArray(core.bytePairRankDecoder)) return null;
   return core as BpeCore;
 }
 
-/** Exact counts of `encoding`, piece by piece with a bounded memo (see the top of this file). */
+/**
+ * Each rank's bytes from the package's table (token r at index r; empty: a rank not used),
+ * as scripts/rank-tables.mjs writes them to the rank file.
+ */
+export function packageTokens(encoding: Encoding): Uint8Array[] | null {
+  const core = bpeCore(encoding);
+  if (core === null) return null;
+  const utf8 = new TextEncoder();
+  const decoder = core.bytePairRankDecoder;
+  const tokens: Uint8Array[] = [];
+  for (let r = 0; r < decoder.length; r++) {
+    const v = decoder[r];
+    tokens.push(v === undefined ? new Uint8Array(0) : typeof v === 'string' ? utf8.encode(v) : Uint8Array.from(v));
+  }
+  return tokens;
+}
+
+/**
+ * Exact counts of `encoding` from the package's own tables (no rank file): its ranks made a
+ * RankTable here, its pattern as it holds it; the same counter as the rank file's.
+ */
 export function memoCounter(encoding: Encoding): TokenCounter {
   const core = bpeCore(encoding);
-  if (core === null) return (text) => (text === '' ? 0 : encoding.countTokens(text, ORDINARY));
-  const ranks = core.bytePairStringRankEncoder;
-  // A piece not seen before: one token if it is one, else as many as its byte-pair merge leaves.
-  const countNew = (piece: string): number => {
-    if (ranks.has(piece)) return 1;
-    return isAsciiPiece(piece) ? asciiMergeCount(piece, ranks) : core.bytePairEncode(piece).length;
-  };
+  const tokens = packageTokens(encoding);
+  if (core === null || tokens === null) return (text) => (text === '' ? 0 : encoding.countTokens(text, ORDINARY));
   const { source, flags } = core.tokenSplitRegex;
-  return pieceCounter(source, flags, countNew);
+  return tableCounter(RankTable.fromBytes(RankTable.toBytes(tokens)), source, flags);
 }
 
 /**
@@ -116,8 +123,8 @@ export const CL100K_PATTERN =
 /** Each exact encoding's split pattern (its flags are `u`). */
 export const SPLIT_PATTERNS: Readonly<Record<Exclude<TokenizerName, 'bytes4'>, string>> = { o200k_base: O200K_PATTERN, cl100k_base: CL100K_PATTERN };
 
-/** Exact counts of the encoding whose ranks are `table` and split pattern `source` (flags `u`). */
-export function tableCounter(table: RankTable, source: string): TokenCounter {
+/** Exact counts of the encoding whose ranks are `table` and split pattern `source` (with `flags`). */
+export function tableCounter(table: RankTable, source: string, flags = 'u'): TokenCounter {
   let bytes = new Uint8Array(1024);
   const utf8 = new TextEncoder();
   // A piece not seen before: its UTF-8 bytes (lone surrogates as U+FFFD, as the package
@@ -135,7 +142,7 @@ export function tableCounter(table: RankTable, source: string): TokenCounter {
     if (table.rank(bytes, 0, n) >= 0) return 1;
     return mergeCount(bytes, n, table);
   };
-  return pieceCounter(source, 'u', countNew);
+  return pieceCounter(source, flags, countNew);
 }
 
 const ORDINARY = { disallowedSpecial: new Set<string>() };

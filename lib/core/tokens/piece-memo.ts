@@ -1,4 +1,4 @@
-// Two helpers of the exact token counter (count.ts), both about what a piece costs.
+// The memo of the exact token counter (count.ts): what each distinct piece costs.
 //
 // PieceMemo remembers each distinct piece's token count, keyed by the piece's characters
 // where they stand in the text: a piece seen before is found without cutting it out as a
@@ -8,16 +8,7 @@
 // hash of its characters, then compared character by character, so a hash collision never
 // gives a wrong count. Once it holds the pieces it was made for, or its arena is full, it
 // starts over (forgetting never changes a count). Pieces longer than MEMO_MAX_CHARS are not
-// remembered.
-//
-// asciiMergeCount counts the tokens of an ASCII piece by byte-pair merging, as the encoding
-// does: start from single bytes, repeatedly merge the adjacent pair whose joined bytes have
-// the lowest rank (the leftmost such pair on a tie), until no adjacent pair is a token; the
-// count is the number of parts left. For ASCII a character is a byte, so the encoding's
-// rank table is asked with plain string slices (gpt-tokenizer's own merge converts each
-// candidate pair from bytes to a string through a TextDecoder, most of the cost of counting
-// a piece it has not seen). A test holds the count equal to the package's encoding on every
-// ASCII piece of the dev sets and on random pieces.
+// remembered. (A piece not seen before is merged by rank-table.ts's mergeCount.)
 
 /** Longest piece remembered, in UTF-16 code units. */
 export const MEMO_MAX_CHARS = 64;
@@ -84,47 +75,5 @@ export class PieceMemo {
     this.#top = top + n;
     this.#used++;
     return c;
-  }
-}
-
-/** Whether every character of `piece` is ASCII. */
-export function isAsciiPiece(piece: string): boolean {
-  for (let i = 0; i < piece.length; i++) if (piece.charCodeAt(i) > 127) return false;
-  return true;
-}
-
-/**
- * Tokens of the ASCII `piece` under the byte-pair ranks `ranks` (token text to rank, as the
- * encoding holds them) by merging alone: see the top of this file. (The encoding first asks
- * whether the whole piece is a token; the caller does that.)
- */
-export function asciiMergeCount(piece: string, ranks: ReadonlyMap<string, number>): number {
-  const n = piece.length;
-  if (n < 2) return n;
-  // Part k starts at starts[k]; rank[k] is the rank of parts k and k+1 joined (Infinity: none).
-  const starts: number[] = [];
-  const rank: number[] = [];
-  for (let i = 0; i < n; i++) {
-    starts.push(i);
-    rank.push(i + 2 <= n ? (ranks.get(piece.slice(i, i + 2)) ?? Infinity) : Infinity);
-  }
-  starts.push(n);
-  let parts = n;
-  for (;;) {
-    let best = Infinity;
-    let at = -1;
-    for (let k = 0; k < parts - 1; k++) {
-      if (rank[k]! < best) {
-        best = rank[k]!;
-        at = k;
-      }
-    }
-    if (at < 0) return parts;
-    // Join parts at and at+1; then re-rank the pairs that changed.
-    starts.splice(at + 1, 1);
-    rank.splice(at + 1, 1);
-    parts--;
-    rank[at] = at + 2 <= parts ? (ranks.get(piece.slice(starts[at]!, starts[at + 2]!)) ?? Infinity) : Infinity;
-    if (at > 0) rank[at - 1] = ranks.get(piece.slice(starts[at - 1]!, starts[at + 1]!)) ?? Infinity;
   }
 }
