@@ -13,7 +13,8 @@
 // then remembers it (piece-memo.ts: bounded, started over when full, which never changes a
 // count). The ranks come from the package's own table written as a file at build
 // (rank-table.ts: a few ms to load instead of the package's ~140 ms); without that file (a
-// copy of the sources never built), from the package as before. Tests hold every count equal
+// copy of the sources never built), the same table is made from the package's, slower to
+// load, and the same merge counts (memoCounter). Tests hold every count equal
 // to the package's countTokens. If the package's core is not as expected (another version),
 // its countTokens is used as is.
 
