@@ -19,6 +19,7 @@
 // cache's manifest also records the sha256 of the head holding it, checked before the
 // reader runs.
 
+import { fnv1a } from '../hash.js';
 import { ByteReader, ByteWriter, IndexFormatError, LITTLE_ENDIAN_HOST } from './bytes.js';
 
 export const INDEX_MAGIC = 'CTXINDEX';
@@ -391,16 +392,26 @@ export class IndexReader extends UnitRows {
 
   /** The unit's slug and heading trail. */
   unitStrings(u: number): { slug: string; trail: string[] } {
-    const start = this.stringOffsets[u] as number;
-    const end = this.stringOffsets[u + 1] as number;
-    if (start > end || end > this.strings.length) throw new IndexFormatError(`unit ${u} strings out of range`);
-    const r = new ByteReader(this.strings, start, end);
+    const r = this.stringsReader(u);
     const read = (): string => decode(r.take(r.varint()));
     const slug = read();
     const n = r.varint();
     const trail: string[] = [];
     for (let k = 0; k < n; k++) trail.push(read());
     return { slug, trail };
+  }
+
+  /** The unit's slug alone (its id needs no trail). */
+  unitSlug(u: number): string {
+    const r = this.stringsReader(u);
+    return decode(r.take(r.varint()));
+  }
+
+  private stringsReader(u: number): ByteReader {
+    const start = this.stringOffsets[u] as number;
+    const end = this.stringOffsets[u + 1] as number;
+    if (start > end || end > this.strings.length) throw new IndexFormatError(`unit ${u} strings out of range`);
+    return new ByteReader(this.strings, start, end);
   }
 
   /** The term at `index` of the sorted dictionary. */
@@ -436,6 +447,43 @@ export class IndexReader extends UnitRows {
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /**
+   * False when the dictionary surely lacks the term whose UTF-8 bytes hashed (termHash) to
+   * `hash`; true when it may hold it (a Bloom filter of the dictionary: 16 bits a term, two
+   * probes, ~1.4 % false positives, built on first use). A server's index asks every pack
+   * for each new term; most packs lack it, and this answers them without a binary search.
+   */
+  mayHold(hash: number): boolean {
+    const bits = this.filter ?? this.buildFilter();
+    const mask = bits.length * 32 - 1;
+    const a = hash & mask;
+    const b = secondProbe(hash) & mask;
+    return ((bits[a >>> 5] as number) & (1 << (a & 31))) !== 0 && ((bits[b >>> 5] as number) & (1 << (b & 31))) !== 0;
+  }
+
+  private filter: Uint32Array | null = null;
+
+  private buildFilter(): Uint32Array {
+    // 16 bits a term, a power of two: probes are masks.
+    let words = 1;
+    while (words * 32 < this.termCount * 16) words *= 2;
+    const bits = new Uint32Array(words);
+    const mask = words * 32 - 1;
+    const offsets = this.termOffsets;
+    for (let t = 0; t < this.termCount; t++) {
+      const s = offsets[t] as number;
+      const e = offsets[t + 1] as number;
+      if (s > e || e > this.termBlob.length) throw new IndexFormatError(`term ${t} out of range`);
+      const h = fnv1a(this.termBlob, s, e);
+      const a = h & mask;
+      const b = secondProbe(h) & mask;
+      bits[a >>> 5] = (bits[a >>> 5] as number) | (1 << (a & 31));
+      bits[b >>> 5] = (bits[b >>> 5] as number) | (1 << (b & 31));
+    }
+    this.filter = bits;
+    return bits;
   }
 
   /** The term's postings, or null when no unit holds it. */
@@ -490,6 +538,17 @@ export class IndexReader extends UnitRows {
     }
     return count;
   }
+}
+
+/** The hash IndexReader.mayHold takes: FNV-1a of the term's UTF-8 bytes. */
+export function termHash(key: Uint8Array): number {
+  return fnv1a(key, 0, key.length);
+}
+
+/** A second probe of a term's filter bits, from its hash (bits mixed so that it differs from the first). */
+function secondProbe(h: number): number {
+  const x = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+  return x ^ (x >>> 13);
 }
 
 function decode(bytes: Uint8Array): string {

@@ -6,9 +6,11 @@
 // so are the scores.
 
 import { IndexFormatError } from './bytes.js';
-import { type IndexPostings, type IndexReader, UnitRows } from './index-format.js';
+import { type IndexPostings, type IndexReader, termHash, UnitRows } from './index-format.js';
 
 const utf8 = new TextEncoder();
+/** Postings a PackedIndex keeps for later queries, at most (~20 MB with 4 fields). */
+export const POSTINGS_KEPT = 1 << 20;
 
 /** What ranking and answering read of an index (IndexReader and PackedIndex both offer it). */
 export interface UnitIndex {
@@ -22,6 +24,8 @@ export interface UnitIndex {
   unitWordCount(u: number): number;
   unitLength(u: number, field: number): number;
   unitStrings(u: number): { slug: string; trail: string[] };
+  /** The unit's slug alone (= unitStrings(u).slug). */
+  unitSlug(u: number): string;
   /** The term's postings, units ascending; null when no unit holds it. */
   termPostings(term: string): IndexPostings | null;
 }
@@ -35,9 +39,21 @@ export class PackedIndex extends UnitRows implements UnitIndex {
   private readonly unitBase: Uint32Array;
   /** The pack of each unit. */
   private readonly packOf: Uint32Array;
+  /** Postings of terms asked for before (termPostings), in order of use. */
+  private readonly kept = new Map<string, IndexPostings | null>();
+  private keptCount = 0;
 
-  constructor(readers: readonly IndexReader[], fieldCount: number) {
+  /** How many postings are kept now (each term absent from every pack counts as one). */
+  get keptPostings(): number {
+    return this.keptCount;
+  }
+
+  /** Postings kept across termPostings calls, at most (POSTINGS_KEPT unless a test asks for fewer). */
+  private readonly keptMax: number;
+
+  constructor(readers: readonly IndexReader[], fieldCount: number, keptMax = POSTINGS_KEPT) {
     super();
+    this.keptMax = keptMax;
     this.readers = readers;
     this.fieldCount = fieldCount;
     const words = 5 + fieldCount;
@@ -71,13 +87,47 @@ export class PackedIndex extends UnitRows implements UnitIndex {
     return (this.readers[k] as IndexReader).unitStrings(u - (this.unitBase[k] as number));
   }
 
+  unitSlug(u: number): string {
+    const k = this.packOf[u] as number;
+    return (this.readers[k] as IndexReader).unitSlug(u - (this.unitBase[k] as number));
+  }
+
+  /**
+   * The term's postings (shared: read them, never write). Kept for the next query, up to
+   * keptMax postings in all, least recently used first out: a long-lived server is
+   * asked new questions, but their words come back (a term absent from every pack is kept
+   * too, as one).
+   */
   termPostings(term: string): IndexPostings | null {
+    const kept = this.kept.get(term);
+    if (kept !== undefined) {
+      this.kept.delete(term); // most recently used last
+      this.kept.set(term, kept);
+      return kept;
+    }
+    const found = this.gather(term);
+    const size = found === null ? 1 : found.units.length;
+    if (size <= this.keptMax / 4) {
+      this.kept.set(term, found);
+      this.keptCount += size;
+      for (const [old, postings] of this.kept) {
+        if (this.keptCount <= this.keptMax) break;
+        this.kept.delete(old);
+        this.keptCount -= postings === null ? 1 : postings.units.length;
+      }
+    }
+    return found;
+  }
+
+  private gather(term: string): IndexPostings | null {
     const key = utf8.encode(term);
     // Where the term is (pack, dictionary index), and how many postings in all: then one
     // decoding pass straight into the merged arrays, each pack's units numbered after the last.
     const hits: number[] = [];
     let total = 0;
+    const hash = termHash(key);
     this.readers.forEach((r, k) => {
+      if (!r.mayHold(hash)) return;
       const at = r.findTermBytes(key);
       if (at < 0) return;
       hits.push(k, at);

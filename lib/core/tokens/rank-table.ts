@@ -22,6 +22,8 @@
 // count is the parts left. Tests hold every rank equal to the package's table and every count
 // equal to the package's countTokens (count.test.ts, rank-table.test.ts).
 
+import { fnv1a } from '../hash.js';
+
 const MAGIC = 'CTXRANK1';
 const HEADER_BYTES = 16;
 
@@ -48,7 +50,7 @@ export class RankTable {
       const end = ends[r]!;
       if (end < start || end > arena.length) throw new RankTableError(`rank ${r} ends outside the table`);
       if (end > start) {
-        let slot = hashBytes(arena, start, end) & this.#mask;
+        let slot = fnv1a(arena, start, end) & this.#mask;
         while (this.#slots[slot] !== -1) {
           if (this.#sameBytes(this.#slots[slot]!, arena, start, end)) throw new RankTableError(`rank ${r} repeats rank ${this.#slots[slot]}'s bytes`);
           slot = (slot + 1) & this.#mask;
@@ -105,7 +107,7 @@ export class RankTable {
   rank(bytes: Uint8Array, start: number, end: number): number {
     const slots = this.#slots;
     const mask = this.#mask;
-    for (let slot = hashBytes(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = fnv1a(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
       const r = slots[slot]!;
       if (r === -1) return -1;
       if (this.#sameBytes(r, bytes, start, end)) return r;
@@ -121,11 +123,6 @@ export class RankTable {
   }
 }
 
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
-  return h;
-}
 
 // Scratch arrays of the merge, grown as pieces need.
 let starts = new Int32Array(256);

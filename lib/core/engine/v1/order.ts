@@ -2,10 +2,9 @@
 // in byte order. Units are taken lazily from a binary heap of sort keys (the score and the
 // unit's position in the match list, ../../../f32.ts) — so a query pays for the
 // units its budget reaches, not for sorting every match. Units of equal score come out
-// together and are put in id order: by string comparison, or, once a group of many ties
-// appears, by the caller's table of id ranks (numbers, not strings).
+// together and are put in id order: by the caller's comparison of two units' ids, or, once a
+// group of many ties appears, by its table of id ranks (numbers, not strings).
 
-import { compareBytes } from '../../../json.js';
 import { descendingScoreKey, RANK_BITS, scorePartOfKey } from '../../../f32.js';
 
 const MANY_TIES = 256;
@@ -17,21 +16,25 @@ export class UnitQueue {
   private size: number;
   private group: number[] = [];
   private at = 0;
-  private readonly idOf: (u: number) => string;
+  private readonly compareIds: (a: number, b: number) => number;
   private readonly ranks: () => Uint32Array;
   /** A fallback for more units than RANK_BITS: the whole order, sorted up front. */
   private readonly sorted: number[] | null = null;
 
-  constructor(units: Uint32Array, scores: Float64Array, idOf: (u: number) => string, ranks: () => Uint32Array) {
+  /**
+   * `compareIds(a, b)`: units a and b in the byte order of their ids; `ranks()`: every unit's
+   * rank in that order (asked for once a group of many ties appears).
+   */
+  constructor(units: Uint32Array, scores: Float64Array, compareIds: (a: number, b: number) => number, ranks: () => Uint32Array) {
     this.units = units;
-    this.idOf = idOf;
+    this.compareIds = compareIds;
     this.ranks = ranks;
     const n = units.length;
     this.heap = new Float64Array(n > RANK_BITS ? 0 : n);
     this.size = this.heap.length;
     if (n > RANK_BITS) {
       const f32 = (u: number): number => Math.fround(scores[u] as number);
-      this.sorted = Array.from(units).sort((a, b) => f32(b) - f32(a) || compareBytes(idOf(a), idOf(b)));
+      this.sorted = Array.from(units).sort((a, b) => f32(b) - f32(a) || compareIds(a, b));
       return;
     }
     // binary64 scores, keyed by their binary32 rounding: the value printed.
@@ -53,7 +56,7 @@ export class UnitQueue {
       if (group.length >= MANY_TIES) {
         const rankOf = this.ranks();
         group.sort((a, b) => (rankOf[a] as number) - (rankOf[b] as number));
-      } else group.sort((a, b) => compareBytes(this.idOf(a), this.idOf(b)));
+      } else group.sort(this.compareIds);
     }
     this.group = group;
     this.at = 1;

@@ -28,6 +28,49 @@ export function unitId(path: string, slug: string): string {
   return slug === '' ? path : `${path}#${slug}`;
 }
 
+// Each unit's id, decoded once per loaded cache when first asked for (a long-lived server
+// asks for the same units' ids query after query: selected, tied and omitted units).
+const unitIds = new WeakMap<V1Cache, (string | undefined)[]>();
+
+function idsOf(cache: V1Cache): (u: number) => string {
+  let ids = unitIds.get(cache);
+  if (ids === undefined) {
+    ids = new Array<string | undefined>(cache.index.unitCount);
+    unitIds.set(cache, ids);
+  }
+  const known = ids;
+  const { index, manifest } = cache;
+  return (u: number): string => {
+    let id = known[u];
+    if (id === undefined) {
+      id = unitId((manifest.documents[index.unitDoc(u)] as PackedDocument).path, index.unitSlug(u));
+      known[u] = id;
+    }
+    return id;
+  };
+}
+
+/**
+ * Units a and b in the byte order of their ids (path, or path#slug), without building ids
+ * where the documents' own order decides: the manifest lists documents in byte order of
+ * their paths, so units of two documents compare as their documents do, unless one path
+ * begins the other (then "p#slug" against "p…" depends on the character after p: compared
+ * as ids). Units of one document compare as their slugs ('' first, as "p" before "p#s").
+ */
+export function compareUnitIds(cache: V1Cache, idOf: (u: number) => string): (a: number, b: number) => number {
+  const { index, manifest } = cache;
+  const docs = manifest.documents;
+  return (a: number, b: number): number => {
+    const da = index.unitDoc(a);
+    const db = index.unitDoc(b);
+    if (da === db) return compareBytes(index.unitSlug(a), index.unitSlug(b));
+    const pa = (docs[da] as PackedDocument).path;
+    const pb = (docs[db] as PackedDocument).path;
+    if (da < db ? !pb.startsWith(pa) : !pa.startsWith(pb)) return da - db;
+    return compareBytes(idOf(a), idOf(b));
+  };
+}
+
 // Each unit's rank in id byte order, computed once per loaded cache when a query first
 // meets many equal scores (a long-lived server then compares numbers, not strings).
 const idRanks = new WeakMap<V1Cache, Uint32Array>();
@@ -35,11 +78,12 @@ const idRanks = new WeakMap<V1Cache, Uint32Array>();
 function idRanksOf(cache: V1Cache): Uint32Array {
   let ranks = idRanks.get(cache);
   if (ranks !== undefined) return ranks;
-  const { index, manifest } = cache;
-  const ids = new Array<string>(index.unitCount);
-  for (let u = 0; u < index.unitCount; u++) ids[u] = unitId((manifest.documents[index.unitDoc(u)] as PackedDocument).path, index.unitStrings(u).slug);
+  const n = cache.index.unitCount;
+  const idOf = idsOf(cache);
+  const ids = new Array<string>(n);
+  for (let u = 0; u < n; u++) ids[u] = idOf(u);
   const byId = Array.from(ids.keys()).sort((a, b) => compareBytes(ids[a] as string, ids[b] as string));
-  ranks = new Uint32Array(index.unitCount);
+  ranks = new Uint32Array(n);
   byId.forEach((u, rank) => ((ranks as Uint32Array)[u] = rank));
   idRanks.set(cache, ranks);
   return ranks;
@@ -106,17 +150,9 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   if (loaded !== null && terms.some((t) => !loaded.has(t))) throw new ContextError('internal_error', 'the cache was loaded for another query');
   const ranked = rankUnits(index, terms, params);
   const docs = manifest.documents;
-  const ids = new Map<number, string>();
-  const idOf = (u: number): string => {
-    let id = ids.get(u);
-    if (id === undefined) {
-      id = unitId((docs[index.unitDoc(u)] as PackedDocument).path, index.unitStrings(u).slug);
-      ids.set(u, id);
-    }
-    return id;
-  };
+  const idOf = idsOf(cache);
   const matchedCount = ranked.units.length;
-  const queue = new UnitQueue(ranked.units, ranked.scores, idOf, () => idRanksOf(cache));
+  const queue = new UnitQueue(ranked.units, ranked.scores, compareUnitIds(cache, idOf), () => idRanksOf(cache));
   // The units in selection order, taken from the queue as far as some budget reaches.
   const pulled: number[] = [];
   const unitAt = (i: number): number => {
@@ -135,7 +171,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const sections = manifest.config.options.granularity === 'section';
   const cacheName = options.cacheName;
   const uriOf = (u: number): string | null =>
-    cacheName === undefined ? null : unitUri(cacheName, (docs[index.unitDoc(u)] as PackedDocument).path, sections ? index.unitStrings(u).slug : null);
+    cacheName === undefined ? null : unitUri(cacheName, (docs[index.unitDoc(u)] as PackedDocument).path, sections ? index.unitSlug(u) : null);
   const texts = new Map<number, string>();
   const textOf = (doc: number): string => {
     let text = texts.get(doc);

@@ -2,10 +2,13 @@
 // then id in UTF-8 byte order) for lib/core/engine/v1/order.ts's UnitQueue, which takes
 // units lazily from a heap instead of sorting every match: for random scores with many
 // ties, random ids and both tie paths (string comparison, and the rank table used once a
-// group of 256+ ties appears), it yields exactly the fully sorted order.
+// group of 256+ ties appears), it yields exactly the fully sorted order. And resolve.ts's
+// compareUnitIds, the comparison a query hands it, agrees with comparing the ids' bytes.
 import t from 'tap';
 import fc from 'fast-check';
 import { UnitQueue } from '../../../../lib/core/engine/v1/order.js';
+import { compareUnitIds, unitId } from '../../../../lib/core/engine/v1/resolve.js';
+import type { V1Cache } from '../../../../lib/core/engine/v1/load.js';
 import { byBytes } from './fixture.js';
 
 t.test('UnitQueue yields the order a full sort by (binary32 score desc, id asc) gives', async (t) => {
@@ -29,7 +32,7 @@ t.test('UnitQueue yields the order a full sort by (binary32 score desc, id asc) 
         const units = Uint32Array.from({ length: count }, (_, i) => (i * 7 + 3) % unitCount).filter((u, i, all) => all.indexOf(u) === i);
         const ranks = new Uint32Array(unitCount);
         Array.from(ids.keys()).sort((a, b) => byBytes(ids[a] as string, ids[b] as string)).forEach((u, r) => (ranks[u] = r));
-        const queue = new UnitQueue(units, scores, (u) => ids[u] as string, () => ranks);
+        const queue = new UnitQueue(units, scores, (a, b) => byBytes(ids[a] as string, ids[b] as string), () => ranks);
         const got: number[] = [];
         for (let u = queue.next(); u >= 0; u = queue.next()) got.push(u);
         const f32 = (u: number): number => Math.fround(scores[u] as number);
@@ -41,4 +44,34 @@ t.test('UnitQueue yields the order a full sort by (binary32 score desc, id asc) 
     { seed: 20261123, numRuns: 200 },
   );
   t.equal(runs, 200, 'every generated case held');
+});
+
+t.test('compareUnitIds orders units as their ids compare in byte order, paths that begin others included', async (t) => {
+  // Paths in byte order (as a manifest lists them), several beginning others and followed by
+  // characters below, at and above '#': "a b" < "a#x" but "a" < "a b".
+  const paths = ['a', 'a b', 'a!', 'a"q', 'a#', 'a$', 'a-b', 'a.md', 'a.md b', 'a/b', 'aa', 'b', 'é', '\u{1F600}'].sort(byBytes);
+  let runs = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ doc: fc.integer({ min: 0, max: paths.length - 1 }), slug: fc.constantFrom('', 'x', 'x~2', 'a', ' ', '!', 'é') }), { minLength: 2, maxLength: 40 }),
+      (units) => {
+        const cache = {
+          manifest: { documents: paths.map((path) => ({ path })) },
+          index: { unitDoc: (u: number) => units[u]!.doc, unitSlug: (u: number) => units[u]!.slug },
+        } as unknown as V1Cache;
+        const idOf = (u: number): string => unitId(paths[units[u]!.doc]!, units[u]!.slug);
+        const compare = compareUnitIds(cache, idOf);
+        for (let a = 0; a < units.length; a++) {
+          for (let b = 0; b < units.length; b++) {
+            if (idOf(a) === idOf(b)) continue; // one unit twice: ids are distinct in a cache
+            if (Math.sign(compare(a, b)) !== Math.sign(byBytes(idOf(a), idOf(b)))) return false;
+          }
+        }
+        runs++;
+        return true;
+      },
+    ),
+    { seed: 20261126, numRuns: 300 },
+  );
+  t.equal(runs, 300, 'every generated case held');
 });
