@@ -197,6 +197,45 @@ export function tokenCounter(name: TokenizerName): TokenCounter {
   return counter;
 }
 
+/**
+ * A counter for texts that repeat each other in long stretches (the answers and entries
+ * one query prices): each text is cut where a piece of either exact encoding always ends,
+ * whatever comes before or after, and each distinct stretch is counted once. The cuts: an
+ * ASCII digit after an ASCII letter or punctuation mark. No piece of o200k_base's or
+ * cl100k_base's split pattern holds a digit together with anything but digits (`\p{N}{1,3}`
+ * starts at the first digit of a run), and the piece before the cut ends there in the text
+ * alone just as in the whole (only a whitespace run's piece looks at what follows it). So
+ * the stretches' counts sum to the text's count (tested on random and real texts, both
+ * encodings). bytes4 (ceil(bytes / 4)) does not add up that way: its counter as it is.
+ */
+export function stretchCounter(name: TokenizerName): TokenCounter {
+  const count = tokenCounter(name);
+  if (name === 'bytes4') return count;
+  const memo = new Map<string, number>();
+  const part = (stretch: string): number => {
+    let n = memo.get(stretch);
+    if (n === undefined) {
+      n = count(stretch);
+      memo.set(stretch, n);
+    }
+    return n;
+  };
+  return (text: string): number => {
+    let n = 0;
+    let from = 0;
+    for (let i = 1; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x30 || c > 0x39) continue;
+      const before = text.charCodeAt(i - 1);
+      // After whitespace (or a control character), a digit or anything outside ASCII: no cut.
+      if (before <= 0x20 || before >= 0x7f || (before >= 0x30 && before <= 0x39)) continue;
+      n += part(text.slice(from, i));
+      from = i;
+    }
+    return n + part(from === 0 ? text : text.slice(from));
+  };
+}
+
 /** Where `tokenCounter(name)` took its ranks from: the build's table file, or the package (null: not loaded yet). */
 export function counterSource(name: TokenizerName): 'table' | 'package' | null {
   return sources.get(name) ?? null;

@@ -97,3 +97,38 @@ t.test('count.ts: the split patterns are the ones gpt-tokenizer holds', async (t
     t.equal(regex.flags, 'gu', `${name}: flags gu (the counter runs it with u, sticky)`);
   }
 });
+
+// count.ts stretchCounter: "each text is cut where a piece of either exact encoding always
+// ends ... an ASCII digit after an ASCII letter or punctuation mark ... the stretches'
+// counts sum to the text's count". Against the package's countTokens, on random texts
+// crowded with digits next to everything a piece can hold (whitespace runs, contractions,
+// slashes, marks, digits outside ASCII), on dev-set pages, and on JSON made of them (what
+// answers are), each text counted twice by one counter (the second time from its memo).
+t.test('count.ts: stretchCounter counts exactly what gpt-tokenizer counts', async (t) => {
+  const { createRequire } = await import('node:module');
+  const { devPages } = await import('./dev-pages.js');
+  const fc = (await import('fast-check')).default;
+  const { stretchCounter } = await import('../../../lib/core/tokens/count.js');
+  const require = createRequire(import.meta.url);
+  const ORDINARY = { disallowedSpecial: new Set<string>() };
+  const pages = devPages().slice(0, 120);
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const encoding = require(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens(text: string, o: object): number };
+    const want = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, ORDINARY));
+    const count = stretchCounter(name);
+    const unit = fc.constantFrom('0', '7', '42', '1234', ' ', '  ', '\n', '\r\n', '\t', '\u000b', '\u00a0', 'a', 'Z', 'word', "'s", "'", "'LL", '.', '":', '/', '\\n', '-', '_', 'é', '\u0301', '٣', '²', '日本', '😀', '\ud800', 'x\u00a0y');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 50 }).map((u) => u.join('')), (text) => count(text) === want(text) && count(text) === want(text)),
+      { numRuns: 4000, seed: 1126 },
+    );
+    t.pass(`${name}: 4,000 random texts, each counted alike twice`);
+    let wrong = 0;
+    for (const page of pages) {
+      if (count(page) !== want(page)) wrong++;
+      const json = JSON.stringify({ id: 'a.md#x', version: 'sha256:0a1b2c', content: page, score: 12.5, tokens: 301 });
+      if (count(json) !== want(json)) wrong++;
+    }
+    t.equal(wrong, 0, `${name}: ${pages.length} dev-set pages, and each as a JSON entry, counted alike`);
+  }
+  t.equal(stretchCounter('bytes4')('abc1def2'), 2, 'bytes4: ceil(8 / 4), never summed over stretches');
+});

@@ -29,7 +29,11 @@ export interface V1Cache {
    * (`loadV1`'s `terms`); null: every term.
    */
   readonly terms: ReadonlySet<string> | null;
-  /** The verified text of document `doc` (manifest order). */
+  /**
+   * The verified text of document `doc` (manifest order). The last texts read are kept
+   * (TEXTS_KEPT characters in all): a server answers question after question from the
+   * same pages, and each was hashed against its version when read.
+   */
   text(doc: number): string;
   /** Releases the open pack. */
   close(): void;
@@ -39,6 +43,8 @@ const UTF8 = new TextEncoder();
 
 /** Packs kept open per loaded cache, least recently used closed first. */
 const OPEN_PACKS = 16;
+/** Characters of verified document texts kept per loaded cache (~16 MB), least recently used out first. */
+export const TEXTS_KEPT = 8 << 20;
 
 const invalid = (detail: string): ContextError => new ContextError('cache_invalid', detail);
 
@@ -166,27 +172,49 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
     }
     return fd;
   };
+  const readText = (doc: number): string => {
+    const d = manifest.documents[doc] as PackedDocument;
+    let bytes: Buffer;
+    try {
+      bytes = fs.readAt(packFd(d.pack), d.bytes, d.offset);
+    } catch (err) {
+      if (err instanceof ContextError) throw err;
+      if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`document_hashes: ${packPath((manifest.packs[d.pack] as FileRecord).sha256)} is truncated`);
+      throw fromOsError(err, 'io_error');
+    }
+    if (versionOf(bytes) !== d.version || !fs.isUtf8(bytes)) throw invalid(`document_hashes: ${d.path} does not hash to its version`);
+    return bytes.toString('utf8');
+  };
+  const texts = new Map<number, string>();
+  let textChars = 0;
   return {
     manifest,
     index,
     terms: terms === undefined ? null : new Set(terms),
     text(doc: number): string {
       if (!open) throw new ContextError('io_error', 'the cache was closed');
-      const d = manifest.documents[doc] as PackedDocument;
-      let bytes: Buffer;
-      try {
-        bytes = fs.readAt(packFd(d.pack), d.bytes, d.offset);
-      } catch (err) {
-        if (err instanceof ContextError) throw err;
-        if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`document_hashes: ${packPath((manifest.packs[d.pack] as FileRecord).sha256)} is truncated`);
-        throw fromOsError(err, 'io_error');
+      const known = texts.get(doc);
+      if (known !== undefined) {
+        texts.delete(doc); // most recently used last
+        texts.set(doc, known);
+        return known;
       }
-      if (versionOf(bytes) !== d.version || !fs.isUtf8(bytes)) throw invalid(`document_hashes: ${d.path} does not hash to its version`);
-      return bytes.toString('utf8');
+      const text = readText(doc);
+      if (text.length <= TEXTS_KEPT / 4) {
+        texts.set(doc, text);
+        textChars += text.length;
+        for (const [old, kept] of texts) {
+          if (textChars <= TEXTS_KEPT) break;
+          texts.delete(old);
+          textChars -= kept.length;
+        }
+      }
+      return text;
     },
     close(): void {
       if (open) for (const fd of fds.values()) fs.closeFile(fd);
       fds.clear();
+      texts.clear();
       open = false;
     },
   };

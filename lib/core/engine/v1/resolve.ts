@@ -18,7 +18,7 @@ import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits } from '../../ranking/bm25.js';
 import { queryTerms } from '../../analysis/text.js';
-import { tokenCounter, type TokenCounter } from '../../tokens/count.js';
+import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
 import type { PackedDocument } from './manifest.js';
 import { UnitQueue } from './order.js';
@@ -50,6 +50,27 @@ function idsOf(cache: V1Cache): (u: number) => string {
   };
 }
 
+// For each document d of a loaded cache, the last document whose path begins with d's path
+// (d itself for most): paths are sorted, so those that begin with it follow it, together.
+const extendedBy = new WeakMap<V1Cache, Uint32Array>();
+
+function extendedByOf(cache: V1Cache): Uint32Array {
+  let last = extendedBy.get(cache);
+  if (last !== undefined) return last;
+  const docs = cache.manifest.documents;
+  last = new Uint32Array(docs.length);
+  // From the end: what extends the next path extends this one too when the next begins with
+  // it, so its whole run is skipped in one step (no quadratic walk on nested names).
+  for (let d = docs.length - 1; d >= 0; d--) {
+    const path = (docs[d] as PackedDocument).path;
+    let e = d;
+    while (e + 1 < docs.length && (docs[e + 1] as PackedDocument).path.startsWith(path)) e = last[e + 1] as number;
+    last[d] = e;
+  }
+  extendedBy.set(cache, last);
+  return last;
+}
+
 /**
  * Units a and b in the byte order of their ids (path, or path#slug), without building ids
  * where the documents' own order decides: the manifest lists documents in byte order of
@@ -58,15 +79,13 @@ function idsOf(cache: V1Cache): (u: number) => string {
  * as ids). Units of one document compare as their slugs ('' first, as "p" before "p#s").
  */
 export function compareUnitIds(cache: V1Cache, idOf: (u: number) => string): (a: number, b: number) => number {
-  const { index, manifest } = cache;
-  const docs = manifest.documents;
+  const { index } = cache;
+  const extended = extendedByOf(cache);
   return (a: number, b: number): number => {
     const da = index.unitDoc(a);
     const db = index.unitDoc(b);
     if (da === db) return compareBytes(index.unitSlug(a), index.unitSlug(b));
-    const pa = (docs[da] as PackedDocument).path;
-    const pb = (docs[db] as PackedDocument).path;
-    if (da < db ? !pb.startsWith(pa) : !pa.startsWith(pb)) return da - db;
+    if (da < db ? db > (extended[da] as number) : da > (extended[db] as number)) return da - db;
     return compareBytes(idOf(a), idOf(b));
   };
 }
@@ -172,15 +191,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const cacheName = options.cacheName;
   const uriOf = (u: number): string | null =>
     cacheName === undefined ? null : unitUri(cacheName, (docs[index.unitDoc(u)] as PackedDocument).path, sections ? index.unitSlug(u) : null);
-  const texts = new Map<number, string>();
-  const textOf = (doc: number): string => {
-    let text = texts.get(doc);
-    if (text === undefined) {
-      text = cache.text(doc);
-      texts.set(doc, text);
-    }
-    return text;
-  };
+  // Read and verified once, then kept by the cache (load.ts).
+  const textOf = (doc: number): string => cache.text(doc);
 
   // One entry: the units of `group` (one document, adjacent, in reading order), standing at
   // the rank of `best`, whose score and why it carries. Built once per group.
@@ -332,7 +344,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   }
 
   // Answer scope: the whole printed answer counts, in the cache's tokenizer.
-  const count = tokenCounter(manifest.config.options.tokenizer);
+  // Answers and entries share long stretches: each distinct stretch is counted once (count.ts).
+  const count = stretchCounter(manifest.config.options.tokenizer);
   const render = options.render ?? ((answer: Json): string => compact(answer) + '\n');
   const printsContent = options.render === undefined || options.printsContent === true;
   const answerExtra = (tokens: number): Record<string, Json> => ({ budget_scope: 'answer', answer_tokens: tokens });

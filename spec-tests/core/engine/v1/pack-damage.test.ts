@@ -136,3 +136,28 @@ t.test('the state is written in a later clock tick than every pack, so a fresh c
   t.equal(check.hashed, 0, 'and none hashed: each was written before the state');
   t.same(readdirSync(cache).filter((n) => n.includes('tick')), [], 'no probe file left in the cache');
 });
+
+// lib/core/engine/v1/load.ts: "The last texts read are kept (TEXTS_KEPT characters in all) ...
+// each was hashed against its version when read." A text read once is served as verified;
+// one never read is read and checked (a damaged pack is cache_invalid); a closed cache
+// keeps nothing, and opening it again checks again.
+t.test('a loaded cache keeps the texts it verified, checks every text it has not read', async (t) => {
+  const { openV1 } = await import('../../../../lib/core/engine/v1/load.js');
+  const { cache, packs } = await setUp(t);
+  // flip() damages the pack's last document; its first one stays intact on disk.
+  const pack = packs.find((p) => p.documents > 1) as Pack;
+  const first = pack.first;
+  const last = pack.first + pack.documents - 1;
+  const loaded = openV1(cache);
+  const before = loaded.text(last);
+  t.match(before, /rollback step/);
+  flip(cache, pack);
+  t.equal(loaded.text(last), before, 'the text read before the damage: the verified text, from memory');
+  const fresh = openV1(cache);
+  t.throws(() => fresh.text(last), { code: 'cache_invalid' }, 'the same text by a cache that never read it: read, and refused');
+  t.match(fresh.text(first), /rollback step/, 'an intact text of that pack: read and verified');
+  fresh.close();
+  loaded.close();
+  t.throws(() => loaded.text(last), { code: 'io_error' }, 'closed: nothing is served');
+  t.throws(() => openV1(cache).text(last), { code: 'cache_invalid' }, 'opened again: checked again');
+});

@@ -49,7 +49,7 @@ t.test('UnitQueue yields the order a full sort by (binary32 score desc, id asc) 
 t.test('compareUnitIds orders units as their ids compare in byte order, paths that begin others included', async (t) => {
   // Paths in byte order (as a manifest lists them), several beginning others and followed by
   // characters below, at and above '#': "a b" < "a#x" but "a" < "a b".
-  const paths = ['a', 'a b', 'a!', 'a"q', 'a#', 'a$', 'a-b', 'a.md', 'a.md b', 'a/b', 'aa', 'b', 'é', '\u{1F600}'].sort(byBytes);
+  const paths = ['a', 'a b', 'a!', 'a"q', 'a#', 'a$', 'a-b', 'a.md', 'a.md b', 'a.md b c', 'a.md!', 'a/b', 'aa', 'aaa', 'b', 'é', '\u{1F600}'].sort(byBytes);
   let runs = 0;
   fc.assert(
     fc.property(
