@@ -71,6 +71,11 @@ const ENTRY_TEXT: Readonly<Record<AnswerFormat, (entry: Json) => string>> = {
   text: entryText,
 };
 
+/** What the engine needs to know of how an answer in `format` is printed (answer scope counts it). */
+export function answerOptions(format: AnswerFormat, cacheName: string): ResolveOptions {
+  return { render: (value) => printAnswer(value, format), printsContent: format !== 'text', entryText: ENTRY_TEXT[format], cacheName };
+}
+
 /** The printed answer, exactly: what answer scope counts and what the faces print. */
 function printAnswer(value: Json, format: AnswerFormat): string {
   return format === 'text' ? selectionText(value) : render(value, format) + '\n';
@@ -84,7 +89,7 @@ function printAnswer(value: Json, format: AnswerFormat): string {
  * server's cache root holds that folder.
  */
 function answerText(engine: Engine, query: string, budget: number, format: AnswerFormat, scope: BudgetScope | undefined, cacheName: string): string {
-  const options: ResolveOptions = { render: (value) => printAnswer(value, format), printsContent: format !== 'text', entryText: ENTRY_TEXT[format], cacheName };
+  const options = answerOptions(format, cacheName);
   return printAnswer(engine.resolve(query, budget, scope ?? (engine.name === 'v1' ? 'answer' : 'content'), options), format);
 }
 

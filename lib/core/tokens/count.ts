@@ -33,6 +33,14 @@ export type TokenizerName = (typeof TOKENIZERS)[number];
 
 export type TokenCounter = (text: string) => number;
 
+/**
+ * stretchCounter's counter. `outside(text, from, to)`: a lower bound of the count of any
+ * text that is `text` with text[from .. to) replaced by other characters: the counts of
+ * the stretches that end before `from` and start after `to` (cuts decided by characters on
+ * one side only), never more than the whole text's count, whatever stands in between.
+ */
+export type StretchCounter = TokenCounter & { outside(text: string, from: number, to: number): number };
+
 export function isTokenizerName(value: string): value is TokenizerName {
   return (TOKENIZERS as readonly string[]).includes(value);
 }
@@ -210,9 +218,9 @@ export function tokenCounter(name: TokenizerName): TokenCounter {
  * the stretches' counts sum to the text's count (tested on random and real texts, both
  * encodings). bytes4 (ceil(bytes / 4)) does not add up that way: its counter as it is.
  */
-export function stretchCounter(name: TokenizerName): TokenCounter {
+export function stretchCounter(name: TokenizerName): StretchCounter {
   const count = tokenCounter(name);
-  if (name === 'bytes4') return count;
+  if (name === 'bytes4') return Object.assign((text: string) => count(text), { outside: () => 0 });
   const memo = new Map<string, number>();
   const part = (stretch: string): number => {
     let n = memo.get(stretch);
@@ -222,20 +230,27 @@ export function stretchCounter(name: TokenizerName): TokenCounter {
     }
     return n;
   };
-  return (text: string): number => {
+  // Sums the stretches of text[start .. end) (cut where the text is), from its first cut
+  // after `start` when `start` is not the text's start (the stretch across `start` is left
+  // out), to its last cut when `end` is not the text's end (likewise).
+  const stretches = (text: string, start: number, end: number): number => {
     let n = 0;
-    let from = 0;
-    for (let i = 1; i < text.length; i++) {
+    let from = start === 0 ? 0 : -1;
+    for (let i = start + 1; i < end; i++) {
       const c = text.charCodeAt(i);
       if (c < 0x30 || c > 0x39) continue;
       const before = text.charCodeAt(i - 1);
       // After whitespace (or a control character), a digit or anything outside ASCII: no cut.
       if (before <= 0x20 || before >= 0x7f || (before >= 0x30 && before <= 0x39)) continue;
-      n += part(text.slice(from, i));
+      if (from >= 0) n += part(text.slice(from, i));
       from = i;
     }
-    return n + part(from === 0 ? text : text.slice(from));
+    if (end === text.length && from >= 0) n += part(from === 0 ? text : text.slice(from));
+    return n;
   };
+  return Object.assign((text: string): number => stretches(text, 0, text.length), {
+    outside: (text: string, from: number, to: number): number => stretches(text, 0, from) + stretches(text, to, text.length),
+  });
 }
 
 /** Where `tokenCounter(name)` took its ranks from: the build's table file, or the package (null: not loaded yet). */

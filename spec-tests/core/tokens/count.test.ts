@@ -132,3 +132,43 @@ t.test('count.ts: stretchCounter counts exactly what gpt-tokenizer counts', asyn
   }
   t.equal(stretchCounter('bytes4')('abc1def2'), 2, 'bytes4: ceil(8 / 4), never summed over stretches');
 });
+
+// count.ts StretchCounter.outside: "a lower bound of the count of any text that is `text`
+// with text[from .. to) replaced by other characters ... never more than the whole text's
+// count, whatever stands in between". Random texts, regions and replacements (the regions'
+// edges next to digits, whitespace and letters), against the package's count; and a JSON
+// entry with its content left empty bounds the entry with any content.
+t.test('count.ts: StretchCounter.outside bounds every text with that region replaced', async (t) => {
+  const { createRequire } = await import('node:module');
+  const fc = (await import('fast-check')).default;
+  const { stretchCounter } = await import('../../../lib/core/tokens/count.js');
+  const require = createRequire(import.meta.url);
+  const ORDINARY = { disallowedSpecial: new Set<string>() };
+  const unit = fc.constantFrom('0', '42', ' ', '  ', '\n', 'a', 'word', "'s", '.', '":', '/', '\\n', 'é', '日本', '\u00a0');
+  const text = fc.array(unit, { maxLength: 30 }).map((u) => u.join(''));
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const encoding = require(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens(text: string, o: object): number };
+    const want = (s: string): number => (s === '' ? 0 : encoding.countTokens(s, ORDINARY));
+    const count = stretchCounter(name);
+    let tight = 0;
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), text, (s, a, b, middle) => {
+        const from = s.length === 0 ? 0 : a % (s.length + 1);
+        const to = from + (s.length - from === 0 ? 0 : b % (s.length - from + 1));
+        const bound = count.outside(s, from, to);
+        if (bound > 0 && bound === want(s.slice(0, from) + middle + s.slice(to))) tight++;
+        return bound <= want(s.slice(0, from) + middle + s.slice(to)) && bound <= want(s) && count.outside(s, 0, 0) === want(s);
+      }),
+      { numRuns: 3000, seed: 26 },
+    );
+    t.ok(tight > 20, `${name}: 3,000 random cases bounded (${tight} of them exactly: the bound is not trivially 0)`);
+    const entry = (content: string): string => JSON.stringify({ id: 'a.md#x', version: 'sha256:9f86d08', content, score: 12.5, tokens: 301, why: { terms: ['deploy'] } }) + ',';
+    const empty = entry('');
+    const at = empty.indexOf('"content":""') + '"content":"'.length;
+    const bound = count.outside(empty, at, at);
+    t.ok(bound > 10, `${name}: the entry around its content: ${bound} tokens`);
+    for (const content of ['', 'x', '12 rollback steps', '"quoted"\n\n# Heading 2\n', 'é'.repeat(50)]) {
+      t.ok(bound <= want(entry(content)), `${name}: bounds the entry holding ${JSON.stringify(content.slice(0, 20))}`);
+    }
+  }
+});

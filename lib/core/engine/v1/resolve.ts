@@ -124,6 +124,11 @@ export interface ResolveOptions {
   readonly entryText?: (entry: Json) => string;
   /** The cache's name in resource URIs (`context://NAME/PATH#SLUG`); no `uri` without it. */
   readonly cacheName?: string;
+  /**
+   * Price every candidate entry exactly, never skipping one on a lower bound of its cost
+   * (the same answer, slower): what the bounds are tested against.
+   */
+  readonly exactPricing?: boolean;
 }
 
 /** At most this many units are named in selection.omitted. */
@@ -202,11 +207,18 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     const known = entries.get(key);
     if (known !== undefined) return known;
     const first = group[0] as number;
-    const doc = index.unitDoc(first);
-    const text = textOf(doc);
+    const text = textOf(index.unitDoc(first));
     const start = index.unitStart(first);
     const end = index.unitEnd(group[group.length - 1] as number);
     if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
+    const entry = entryWith(group, best, start === 0 && end === text.length ? text : text.slice(start, end));
+    entries.set(key, entry);
+    return entry;
+  };
+  // The entry of `group` holding `content`.
+  const entryWith = (group: readonly number[], best: number, content: string): Json => {
+    const first = group[0] as number;
+    const doc = index.unitDoc(first);
     const matches = explainUnit(index, ranked, best, params);
     const d = docs[doc] as PackedDocument;
     let tokens = 0;
@@ -214,7 +226,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     const entry: Record<string, Json> = {
       id: idOf(first),
       version: d.version,
-      content: start === 0 && end === text.length ? text : text.slice(start, end),
+      content,
       score: new F32(ranked.scores[best] as number),
       tokens,
       why: {
@@ -237,7 +249,6 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         return uri === null ? { id: idOf(u) } : { id: idOf(u), uri };
       });
     }
-    entries.set(key, entry);
     return entry;
   };
 
@@ -395,6 +406,22 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     return c;
   };
+  // What a unit's entry costs at least, without reading its text: its entry printed with
+  // empty content, counted around where the content stands (count.ts `outside`: the
+  // stretches that do not touch it). The first '"content":' is the entry's own key (inside
+  // a JSON string every '"' is escaped); an entry text without it (text format) bounds at 0.
+  const bounds = new Map<number, number>();
+  const boundOf = (u: number): number => {
+    let c = bounds.get(u);
+    if (c === undefined) {
+      const text = entryText(entryWith([u], u, ''));
+      const key = /"content": ?""/.exec(text);
+      const at = key === null ? -1 : key.index + key[0].length - 1;
+      c = at < 0 ? 0 : count.outside(text, at, at);
+      bounds.set(u, c);
+    }
+    return c;
+  };
   const omitCosts = new Map<string, number>();
   const omitCostOf = (list: readonly number[], b: number): number => {
     if (list.length === 0) return 0;
@@ -436,10 +463,17 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         continue;
       }
       if (++priced > PRICED_MAX) break;
-      const cost = costOf(u);
-      if (!printsContent) floor = floor === 1 ? cost : Math.min(floor, cost);
       const next = skipped.slice(0, OMITTED_MAX);
       const extra = next.length === omitted.length ? 0 : omitCostOf(next, b) - omitCostOf(omitted, b);
+      // An entry costs at least 1, and at least its bound: when that cannot fit, neither can
+      // the entry (the same choice, without reading and counting the unit's text).
+      if (printsContent && u !== probe && options.exactPricing !== true && (spent + 1 + extra > b || spent + boundOf(u) + extra > b)) {
+        if (skipped.length === 0) spentAtFirstSkip = spent;
+        skipped.push(u);
+        continue;
+      }
+      const cost = costOf(u);
+      if (!printsContent) floor = floor === 1 ? cost : Math.min(floor, cost);
       if (spent + cost + extra > b) {
         if (u === probe) need = spent + cost + extra;
         if (skipped.length === 0) spentAtFirstSkip = spent;
