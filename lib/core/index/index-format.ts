@@ -451,9 +451,10 @@ export class IndexReader extends UnitRows {
 
   /**
    * False when the dictionary surely lacks the term whose UTF-8 bytes hashed (termHash) to
-   * `hash`; true when it may hold it (a Bloom filter of the dictionary: 16 bits a term, two
-   * probes, ~1.4 % false positives, built on first use). A server's index asks every pack
-   * for each new term; most packs lack it, and this answers them without a binary search.
+   * `hash`; true when it may hold it (a Bloom filter of the dictionary: 16–32 bits a term,
+   * a power of two, two probes, 0.5–1.4 % false positives, built on first use). A server's
+   * index asks every pack for each new term; most packs lack it, and this answers them
+   * without a binary search.
    */
   mayHold(hash: number): boolean {
     const bits = this.filter ?? this.buildFilter();

@@ -5,7 +5,7 @@
 // at budgets from tiny to large, equals the answer of a choice that prices every candidate
 // exactly (ResolveOptions.exactPricing), on generated pages of mixed sizes and on a
 // dev-set doc set.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,6 @@ function same(t: Test, cache: string, queries: readonly string[], budgets: reado
   }
   return compared;
 }
-type Test = Parameters<Parameters<typeof t.test>[1]>[0];
 
 t.test('answers priced with lower bounds equal answers priced exactly (generated pages)', async (t) => {
   const files = Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`p${String(i).padStart(2, '0')}.md`, page(i + 1)]));
