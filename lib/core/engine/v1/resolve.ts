@@ -215,11 +215,17 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     entries.set(key, entry);
     return entry;
   };
+  // Each unit's matches, explained once (its entry and its entry's bound both print them).
+  const explained = new Map<number, ReturnType<typeof explainUnit>>();
   // The entry of `group` holding `content`.
   const entryWith = (group: readonly number[], best: number, content: string): Json => {
     const first = group[0] as number;
     const doc = index.unitDoc(first);
-    const matches = explainUnit(index, ranked, best, params);
+    let matches = explained.get(best);
+    if (matches === undefined) {
+      matches = explainUnit(index, ranked, best, params);
+      explained.set(best, matches);
+    }
     const d = docs[doc] as PackedDocument;
     let tokens = 0;
     for (const u of group) tokens += index.unitTokens(u);
