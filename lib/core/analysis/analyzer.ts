@@ -210,6 +210,38 @@ export function analyzeText(text: string): string[] {
   return out;
 }
 
+/**
+ * Each term of `text` with its position, for proximity (../ranking/proximity.ts): the
+ * position of a raw token's terms is how many raw tokens come before it. With `code`, each
+ * chunk's code terms come first, at the position of the chunk's first raw token (the
+ * number of raw tokens before the chunk); without, code terms are not looked for (a
+ * query with none needs none, and skipping them is most of the cost).
+ */
+export function forEachTermAt(text: string, code: boolean, fn: (term: string, at: number) => void): void {
+  let at = 0;
+  if (!code) {
+    RAW_TOKEN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = RAW_TOKEN.exec(text)) !== null) {
+      for (const t of shared.of(m[0])) fn(t, at);
+      at++;
+    }
+    return;
+  }
+  forEachCodeChunk(text, (chunk) => {
+    for (const c of codeTermsOf(chunk)) fn(c, at);
+    for (const m of chunk.matchAll(RAW_TOKEN)) {
+      for (const t of shared.of(m[0])) fn(t, at);
+      at++;
+    }
+  });
+}
+
+/** Whether a term can only come from a code chunk: it is not one raw token. */
+export function isCodeTerm(term: string): boolean {
+  return !ONE_RAW_TOKEN.test(term);
+}
+
 // The stopword terms: the list's words and STOPWORDS.added analyzed as text (so stemmed, and
 // a contraction such as `doesn't` gives `doesn` and `t`, as a query's would), less the terms
 // of STOPWORDS.kept. Built on first use, the same on every run.

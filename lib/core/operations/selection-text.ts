@@ -1,6 +1,6 @@
 // `context resolve --format text`: the SelectionResult for a person. One block per selected
 // entry — rank, id, score, tokens, the units a merged entry joins, then which query terms
-// matched where — then the better units the budget left out, with the budget that would
+// matched where and which stood close together (proximity) — then the better units the budget left out, with the budget that would
 // include the first ("raise the budget to N to include X"), and one closing line on the
 // budget. Numbers print as the JSON prints them (scores in the same binary32 form); nothing
 // depends on the terminal, so the text is as deterministic as the JSON. Answer scope counts
@@ -39,6 +39,8 @@ function entryLines(rank: number, doc: Obj, idWidth: number): string[] {
   const matches = asList(why['matches']);
   if (why['matches'] !== undefined) {
     lines.push(`     matched: ${matches.length === 0 ? 'nothing' : v1Matches(matches)}`);
+    const near = asObj(why['proximity']);
+    if (why['proximity'] !== undefined) lines.push(`     in one passage: ${asList(near['terms']).map(str).join(', ')} (+${num(near['score'])})`);
   } else {
     const terms = asList(why['query_terms']).map(str);
     const words = `${grouped(why['term_matches'])} of ${plural(why['total_words'], 'word', 'words')}`;

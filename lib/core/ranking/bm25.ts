@@ -17,6 +17,7 @@ import { isStopTerm } from '../analysis/analyzer.js';
 import { FIELDS } from '../analysis/term-counter.js';
 import type { UnitIndex } from '../index/packed-index.js';
 import { ln } from './ln.js';
+import type { ProximityParams } from './proximity.js';
 
 /** The field a stopword term never scores through. */
 const PATH_FIELD = FIELDS.indexOf('path');
@@ -26,6 +27,8 @@ export interface RankingParams {
   readonly b: number;
   /** Weight per field, in FIELDS order. */
   readonly weights: readonly number[];
+  /** The best units read again for their query terms close together (./proximity.ts); null: BM25 alone. */
+  readonly proximity?: ProximityParams | null;
 }
 
 /** One query term's share of a unit's score. */

@@ -16,9 +16,11 @@ const MATCH = objectOf(
   {},
   true,
 );
+// The query terms found close together in the unit and what that added to its score.
+const PROXIMITY = objectOf({ terms: arrayOf(STRING), score: { type: 'number', minimum: 0 } }, {}, true);
 const WHY = objectOf(
   { query_terms: arrayOf(STRING), term_matches: COUNT, total_words: COUNT },
-  { terms: arrayOf(STRING), matches: arrayOf(MATCH) },
+  { terms: arrayOf(STRING), matches: arrayOf(MATCH), proximity: PROXIMITY },
   true,
 );
 const DOCUMENT = objectOf(

@@ -8,6 +8,7 @@ import { ANALYZER_CONFIG } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { INDEX_FORMAT } from '../../index/index-format.js';
 import type { RankingParams } from '../../ranking/bm25.js';
+import type { ProximityParams } from '../../ranking/proximity.js';
 import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
@@ -22,6 +23,17 @@ export const DEFAULT_RANKING = {
   b: 0.75,
   fields: { body: 1, headings: 0.75, title: 1.5, path: 2.5 },
 } as const;
+
+/**
+ * Section builds: the best 20 units by BM25 each gain 1.5 × the summed idf of the query
+ * terms in their best window of 20 words (../../ranking/proximity.ts; chosen on both dev
+ * sets at once, docs/engine.md "Proximity"). File builds record none (whole files read
+ * again cost more and ranked worse), nor does a cache built before it: those rank by BM25
+ * alone, as they always did.
+ */
+export const DEFAULT_PROXIMITY: ProximityParams = { window: 20, weight: 1.5, candidates: 20 };
+/** The largest window or candidate count a build_config may record (a unit is read again per candidate). */
+export const MAX_PROXIMITY_COUNT = 1024;
 
 /**
  * Sections split at h1-h2, then any over 2,048 UTF-8 bytes at deeper headings, blocks,
@@ -64,6 +76,7 @@ export function buildConfig(options: V1Options): Json {
       k1: DEFAULT_RANKING.k1,
       b: DEFAULT_RANKING.b,
       fields: { ...DEFAULT_RANKING.fields },
+      ...(options.granularity === 'section' ? { proximity: { ...DEFAULT_PROXIMITY } } : {}),
     },
     tokenizer: options.tokenizer,
     index: { format: INDEX_FORMAT },
@@ -103,8 +116,24 @@ export function parseBuildConfig(value: unknown): V1Config | string {
   const [k1, b, ...weights] = numbers as number[];
   if ((b as number) > 1) return 'bad ranking constants';
   // Everything else must be exactly what this engine writes for those values.
+  const proximity = parseProximity(ranking['proximity']);
+  if (typeof proximity === 'string') return proximity;
   const expected = buildConfig(options) as Record<string, Json>;
-  const withRanking = { ...expected, ranking: { model: DEFAULT_RANKING.model, k1, b, fields: Object.fromEntries(FIELDS.map((f, i) => [f, weights[i] as number])) } };
+  const fieldWeights = Object.fromEntries(FIELDS.map((f, i) => [f, weights[i] as number]));
+  const recorded: Record<string, Json> = { model: DEFAULT_RANKING.model, k1: k1 as number, b: b as number, fields: fieldWeights };
+  if (proximity !== null) recorded['proximity'] = { window: proximity.window, weight: proximity.weight, candidates: proximity.candidates };
+  const withRanking = { ...expected, ranking: recorded };
   if (canonical(withRanking) !== canonical(value)) return 'build_config names an analyzer, index or rule this engine does not implement';
-  return { options, ranking: { k1: k1 as number, b: b as number, weights } };
+  return { options, ranking: { k1: k1 as number, b: b as number, weights, proximity } };
+}
+
+/** A recorded ranking.proximity: absent (null: BM25 alone), or whole numbers of terms and candidates and a weight. */
+function parseProximity(value: unknown): ProximityParams | null | string {
+  if (value === undefined) return null;
+  if (!isObject(value)) return 'bad ranking proximity';
+  const { window, weight, candidates } = value;
+  const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 1 && (n as number) <= MAX_PROXIMITY_COUNT;
+  if (!count(window) || !count(candidates)) return 'bad ranking proximity';
+  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0 || weight > MAX_RANKING_CONSTANT) return 'bad ranking proximity';
+  return { window, weight, candidates };
 }

@@ -13,10 +13,11 @@
 import { compact, compareBytes, F32, type Json } from '../../../json.js';
 import { unitUri } from '../../unit-uri.js';
 import { ContextError } from '../../../errors.js';
-import { queryTermsV1 } from '../../analysis/analyzer.js';
+import { forEachTermAt, isCodeTerm, queryTermsV1 } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { explainUnit, rankUnits } from '../../ranking/bm25.js';
+import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
+import { bestWindow, type ProximityParams, type Window } from '../../ranking/proximity.js';
 import { queryTerms } from '../../analysis/text.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
@@ -146,6 +147,64 @@ export function resolveV1(cache: V1Cache, query: string, budget: number, scope: 
   }
 }
 
+/**
+ * The selection order with proximity (../../ranking/proximity.ts): the best
+ * `candidates` units by BM25 (the queue's first), each read again and given its bonus,
+ * then put in order of their new scores, merged with the rest of the queue, which keeps
+ * its BM25 order (a bonus is never negative, so no unit left in the queue passes a
+ * candidate's BM25 score). The order stays printed score descending, then id.
+ */
+function nearFirst(
+  cache: V1Cache,
+  ranked: RankedUnits,
+  queue: UnitQueue,
+  p: ProximityParams,
+  compare: (a: number, b: number) => number,
+): { next: () => number; scores: Map<number, number>; windows: Map<number, Window> } {
+  const { index } = cache;
+  const head: number[] = [];
+  for (let k = 0; k < p.candidates; k++) {
+    const u = queue.next();
+    if (u < 0) break;
+    head.push(u);
+  }
+  const termIndex = new Map(ranked.found.map((t, k) => [t.term, k]));
+  const idfs = ranked.found.map((t) => t.idf);
+  const code = ranked.found.some((t) => isCodeTerm(t.term));
+  const scores = new Map<number, number>();
+  const windows = new Map<number, Window>();
+  for (const u of head) {
+    const text = cache.text(index.unitDoc(u));
+    const end = index.unitEnd(u);
+    if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
+    const at: number[] = [];
+    const which: number[] = [];
+    forEachTermAt(text.slice(index.unitStart(u), end), code, (term, position) => {
+      const k = termIndex.get(term);
+      if (k === undefined) return;
+      at.push(position);
+      which.push(k);
+    });
+    const w = bestWindow(at, which, idfs, p.window);
+    if (w.score > 0) {
+      scores.set(u, (ranked.scores[u] as number) + p.weight * w.score);
+      windows.set(u, w);
+    }
+  }
+  const f32 = (u: number): number => Math.fround(scores.get(u) ?? (ranked.scores[u] as number));
+  const before = (a: number, b: number): boolean => f32(a) > f32(b) || (f32(a) === f32(b) && compare(a, b) < 0);
+  head.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  let h = 0;
+  let rest = queue.next();
+  const next = (): number => {
+    if (h < head.length && (rest < 0 || before(head[h] as number, rest))) return head[h++] as number;
+    const u = rest;
+    if (u >= 0) rest = queue.next();
+    return u;
+  };
+  return { next, scores, windows };
+}
+
 /** Which units a budget takes (in rank order) and which better ones it leaves out. */
 interface Choice {
   readonly taken: number[];
@@ -176,12 +235,23 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const docs = manifest.documents;
   const idOf = idsOf(cache);
   const matchedCount = ranked.units.length;
-  const queue = new UnitQueue(ranked.units, ranked.scores, compareUnitIds(cache, idOf), () => idRanksOf(cache));
+  const compare = compareUnitIds(cache, idOf);
+  const queue = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
+  const proximity = params.proximity ?? null;
+  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare);
+  // A unit's score: BM25's, plus its proximity bonus for the best units (the same bits everywhere).
+  const scoreOf = (u: number): number => order.scores.get(u) ?? (ranked.scores[u] as number);
+  // What proximity added to a unit's score and for which terms (none when it added nothing).
+  const proximityWhy = (u: number): Record<string, Json> => {
+    const w = order.windows.get(u);
+    if (w === undefined || proximity === null) return {};
+    return { proximity: { terms: w.terms.map((k) => (ranked.found[k] as { term: string }).term), score: new F32(proximity.weight * w.score) } };
+  };
   // The units in selection order, taken from the queue as far as some budget reaches.
   const pulled: number[] = [];
   const unitAt = (i: number): number => {
     while (pulled.length <= i) {
-      const u = queue.next();
+      const u = order.next();
       if (u < 0) return -1;
       pulled.push(u);
     }
@@ -233,7 +303,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       id: idOf(first),
       version: d.version,
       content,
-      score: new F32(ranked.scores[best] as number),
+      score: new F32(scoreOf(best)),
       tokens,
       why: {
         query_terms: v0Terms,
@@ -245,6 +315,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
           fields: Object.fromEntries(FIELDS.flatMap((f, i) => ((m.tfs[i] as number) > 0 ? [[f, m.tfs[i] as number]] : []))),
           score: new F32(m.score),
         })),
+        ...proximityWhy(best),
       },
       path: d.path,
     };
@@ -298,7 +369,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       id: idOf(u),
       path: d.path,
       tokens: index.unitTokens(u),
-      score: new F32(ranked.scores[u] as number),
+      score: new F32(scoreOf(u)),
       ...(uri === null ? {} : { uri }),
     };
   };

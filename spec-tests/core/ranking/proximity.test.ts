@@ -1,0 +1,111 @@
+// Proximity (docs/engine.md "Proximity"; issue "Answers that fit, by default": the
+// answering passage inside a small answer). The best BM25 units are read again and each
+// gains weight × the summed idf of the query terms in its best window of `window` words.
+import t from 'tap';
+import { join } from 'node:path';
+import { analyzeText, forEachTermAt, isCodeTerm } from '../../../lib/core/analysis/analyzer.js';
+import { bestWindow, NO_WINDOW } from '../../../lib/core/ranking/proximity.js';
+import { buildCacheV1 } from '../../../lib/core/engine/v1/build.js';
+import { buildConfig, DEFAULT_PROXIMITY, parseBuildConfig } from '../../../lib/core/engine/v1/config.js';
+import { openEngine } from '../../../lib/core/engine/engine.js';
+import { selectionText } from '../../../lib/core/operations/selection-text.js';
+import { compact, type Json } from '../../../lib/json.js';
+
+const termsAt = (text: string, code: boolean): [string, number][] => {
+  const out: [string, number][] = [];
+  forEachTermAt(text, code, (term, at) => out.push([term, at]));
+  return out;
+};
+
+t.test('forEachTermAt: a position per raw token, its terms at it; code terms at the chunk\'s first raw token', async (t) => {
+  t.same(termsAt('Read the file', false), [['read', 0], ['the', 1], ['file', 2]]);
+  // `Buffer.allocUnsafe()` is one chunk: its code term, then its raw token's terms (whole, then parts).
+  t.same(termsAt('use Buffer.allocUnsafe() now', true), [
+    ['use', 0],
+    ['buffer.allocunsafe()', 1],
+    ['buffer.allocunsafe', 1],
+    ['buffer', 1],
+    ['alloc', 1],
+    ['unsaf', 1],
+    ['now', 2],
+  ]);
+  t.same(termsAt('use Buffer.allocUnsafe() now', false), termsAt('use Buffer.allocUnsafe() now', true).filter(([term]) => term !== 'buffer.allocunsafe()'), 'without code: the same, less the code terms');
+  t.same(termsAt('a ? b', true), [['a', 0], ['?', 1], ['b', 1]], 'a chunk without a raw token stands where the next one does');
+  const sample = 'Call `fs.readFile(path)` — or `Rc<T>`; then --fix-dry-run, naïve café, x.y.z and import.meta.glob.';
+  t.same(termsAt(sample, true).map(([term]) => term), analyzeText(sample), 'with code: exactly the terms analyzeText gives, in order');
+  t.ok(isCodeTerm('rc<t>') && isCodeTerm('foo()') && !isCodeTerm('next.js') && !isCodeTerm('read'), 'code terms are those that are not one raw token');
+});
+
+t.test('bestWindow: the window of `window` positions whose distinct query terms sum the most idf', async (t) => {
+  const idfs = [1, 2, 4];
+  t.same(bestWindow([], [], idfs, 20), NO_WINDOW, 'no occurrence: nothing');
+  t.same(bestWindow([5], [1], idfs, 20), { score: 2, terms: [1] }, 'one term: its idf');
+  t.same(bestWindow([0, 19], [0, 2], idfs, 20), { score: 5, terms: [0, 2] }, '19 apart: one window of 20 holds both');
+  t.same(bestWindow([0, 20], [0, 2], idfs, 20), { score: 4, terms: [2] }, '20 apart: no window holds both');
+  t.same(bestWindow([0, 1, 2, 3], [1, 1, 1, 1], idfs, 20), { score: 2, terms: [1] }, 'a term counts once however often it occurs');
+  t.same(bestWindow([0, 1, 50, 51], [0, 1, 1, 0], idfs, 20), { score: 3, terms: [0, 1] }, 'the earliest of equal windows');
+  t.same(bestWindow([7, 7, 7], [0, 1, 2], idfs, 1), { score: 7, terms: [0, 1, 2] }, 'the terms of one token share its position');
+  // The sum runs over the window's terms in query order: the same bits as that sum written out.
+  const odd = [0.1, 0.2, 0.3];
+  t.equal(bestWindow([0, 1, 2], [2, 0, 1], odd, 20).score, 0.1 + 0.2 + 0.3);
+});
+
+t.test('build_config: section builds record proximity, file builds and older caches none', async (t) => {
+  const options = { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] };
+  const section = buildConfig(options) as { ranking: Record<string, Json> };
+  t.same(section.ranking['proximity'], { window: 20, weight: 1.5, candidates: 20 });
+  t.same(DEFAULT_PROXIMITY, { window: 20, weight: 1.5, candidates: 20 });
+  const file = buildConfig({ ...options, granularity: 'file' }) as { ranking: Record<string, Json> };
+  t.equal(file.ranking['proximity'], undefined, 'file builds: BM25 alone');
+  const parsed = parseBuildConfig(section);
+  t.same(typeof parsed === 'string' ? parsed : parsed.ranking.proximity, DEFAULT_PROXIMITY);
+  const { proximity: _dropped, ...older } = section.ranking;
+  const old = parseBuildConfig({ ...section, ranking: older });
+  t.equal(typeof old === 'string' ? old : old.ranking.proximity, null, 'a cache built before proximity ranks by BM25 alone');
+  for (const bad of [{ window: 0, weight: 1, candidates: 20 }, { window: 20, weight: -1, candidates: 20 }, { window: 20, weight: 1, candidates: 1.5 }, { window: 20, weight: 1 }, 'near']) {
+    t.equal(parseBuildConfig({ ...section, ranking: { ...section.ranking, proximity: bad as Json } }), 'bad ranking proximity', JSON.stringify(bad));
+  }
+});
+
+interface Entry {
+  id: string;
+  score: number;
+  why: { matches: { score: number }[]; proximity?: { terms: string[]; score: number } };
+}
+
+t.test('resolve: of two sections BM25 scores alike, the one with the words together ranks first, and says why', async (t) => {
+  const filler = (n: number): string => Array.from({ length: n }, (_, i) => `filler${i % 7}`).join(' ');
+  const dir = t.testdir({
+    src: {
+      // The same words, the same counts, the same length: only their distance differs.
+      'apart.md': `# Apart\n\ncache ${filler(40)} eviction ${filler(40)} policy\n`,
+      'together.md': `# Together\n\n${filler(40)} cache eviction policy ${filler(40)}\n`,
+    },
+  });
+  const build = async (granularity: 'section' | 'file', name: string): Promise<string> => {
+    const cache = join(dir, name);
+    await buildCacheV1({ sources: join(dir, 'src'), cache, force: false, createdAt: '2026-01-01T00:00:00Z', options: { granularity, tokenizer: 'bytes4', include: [], exclude: [] } });
+    return cache;
+  };
+  const engine = openEngine(await build('section', 'sections'));
+  t.teardown(() => engine.close());
+  const value = engine.resolve('cache eviction policy', 10_000);
+  // As printed (scores are binary32 values until then).
+  const answer = JSON.parse(compact(value)) as { documents: Entry[] };
+  t.same(answer.documents.map((d) => d.id), ['together.md#together', 'apart.md#apart']);
+  const [together, apart] = answer.documents as [Entry, Entry];
+  t.same(together.why.proximity?.terms, ['cach', 'evict', 'polici'], 'all three in one window');
+  t.equal(apart.why.proximity?.terms.length, 1, 'apart: one at a time');
+  for (const d of answer.documents) {
+    const bm25 = d.why.matches.reduce((s, m) => s + m.score, 0);
+    t.ok(Math.abs(d.score - (bm25 + (d.why.proximity?.score ?? 0))) < 1e-4, `${d.id}: score = its matches + proximity`);
+  }
+  t.ok(together.why.proximity !== undefined && apart.why.proximity !== undefined && together.why.proximity.score > apart.why.proximity.score);
+  t.match(selectionText(value), /\n {5}in one passage: cach, evict, polici \(\+[0-9.]+\)\n/, 'the text format names the terms');
+  // Files: no proximity recorded, BM25 alone; the two files tie and come in id order.
+  const files = openEngine(await build('file', 'files'));
+  t.teardown(() => files.close());
+  const plain = JSON.parse(compact(files.resolve('cache eviction policy', 10_000))) as { documents: Entry[] };
+  t.same(plain.documents.map((d) => d.id), ['apart.md', 'together.md'], 'equal scores: id order');
+  t.ok(plain.documents.every((d) => d.why.proximity === undefined), 'no proximity in why');
+});
