@@ -3,7 +3,8 @@
 // gains weight × the summed idf of the query terms in its best window of `window` words.
 import t from 'tap';
 import { join } from 'node:path';
-import { analyzeText, forEachTermAt, isCodeTerm } from '../../../lib/core/analysis/analyzer.js';
+import fc from 'fast-check';
+import { analyzeText, forEachRawTokenAt, forEachTermAt, isCodeTerm, rawTokenTerms } from '../../../lib/core/analysis/analyzer.js';
 import { bestWindow, NO_WINDOW } from '../../../lib/core/ranking/proximity.js';
 import { buildCacheV1 } from '../../../lib/core/engine/v1/build.js';
 import { buildConfig, DEFAULT_PROXIMITY, parseBuildConfig } from '../../../lib/core/engine/v1/config.js';
@@ -13,7 +14,8 @@ import { compact, type Json } from '../../../lib/json.js';
 
 const termsAt = (text: string, code: boolean): [string, number][] => {
   const out: [string, number][] = [];
-  forEachTermAt(text, code, (term, at) => out.push([term, at]));
+  if (code) forEachTermAt(text, (term, at) => out.push([term, at]));
+  else forEachRawTokenAt(text, (raw, at) => rawTokenTerms(raw).forEach((term) => out.push([term, at])));
   return out;
 };
 
@@ -34,6 +36,31 @@ t.test('forEachTermAt: a position per raw token, its terms at it; code terms at 
   const sample = 'Call `fs.readFile(path)` — or `Rc<T>`; then --fix-dry-run, naïve café, x.y.z and import.meta.glob.';
   t.same(termsAt(sample, true).map(([term]) => term), analyzeText(sample), 'with code: exactly the terms analyzeText gives, in order');
   t.ok(isCodeTerm('rc<t>') && isCodeTerm('foo()') && !isCodeTerm('next.js') && !isCodeTerm('read'), 'code terms are those that are not one raw token');
+});
+
+t.test('forEachRawTokenAt: exactly the raw tokens of the analyzer\'s regular expression, in order', async (t) => {
+  const RAW_TOKEN = /[\p{L}\p{M}\p{N}]+(?:[._-][\p{L}\p{M}\p{N}]+)*/gu;
+  const scanned = (s: string): string[] => {
+    const out: string[] = [];
+    forEachRawTokenAt(s, (raw, at) => {
+      if (at !== out.length) t.fail(`position ${at} after ${out.length} tokens`);
+      out.push(raw);
+    });
+    return out;
+  };
+  for (const s of ['', 'a', 'a.b', 'a..b', '.a.', 'x86_64 v1.2-rc', 'naïve café', 'e\u0301t\u00e9', '𝒳𝒴.z', '日本語テキスト', 'a\ud800b', 'mid-', '-mid', 'a_b_c_']) {
+    t.same(scanned(s), s.match(RAW_TOKEN) ?? [], JSON.stringify(s));
+  }
+  // Any string of joiners, punctuation, spaces, ASCII, accents, combining marks, CJK, astral and lone surrogates.
+  const pieces = ['a', 'Z', '9', '.', '_', '-', ' ', '(', 'é', '\u0301', '日', '𝒳', '\ud800', '\udc00', '٣', 'ß'];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+      const s = parts.join('');
+      return JSON.stringify(scanned(s)) === JSON.stringify(s.match(RAW_TOKEN) ?? []);
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass('2,000 random strings: the same tokens');
 });
 
 t.test('bestWindow: the window of `window` positions whose distinct query terms sum the most idf', async (t) => {

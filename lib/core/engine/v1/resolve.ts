@@ -13,7 +13,7 @@
 import { compact, compareBytes, F32, type Json } from '../../../json.js';
 import { unitUri } from '../../unit-uri.js';
 import { ContextError } from '../../../errors.js';
-import { forEachTermAt, isCodeTerm, queryTermsV1 } from '../../analysis/analyzer.js';
+import { forEachRawTokenAt, forEachTermAt, isCodeTerm, queryTermsV1, rawTokenTerms } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
@@ -170,7 +170,10 @@ function nearFirst(
   }
   const termIndex = new Map(ranked.found.map((t, k) => [t.term, k]));
   const idfs = ranked.found.map((t) => t.idf);
+  // Code terms are looked for only when the query has one (else raw tokens say it all).
   const code = ranked.found.some((t) => isCodeTerm(t.term));
+  // Each raw token's query terms (indexes), worked out once per question.
+  const queryTermsOf = new Map<string, number[]>();
   const scores = new Map<number, number>();
   const windows = new Map<number, Window>();
   for (const u of head) {
@@ -179,12 +182,31 @@ function nearFirst(
     if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
     const at: number[] = [];
     const which: number[] = [];
-    forEachTermAt(text.slice(index.unitStart(u), end), code, (term, position) => {
-      const k = termIndex.get(term);
-      if (k === undefined) return;
-      at.push(position);
-      which.push(k);
-    });
+    const slice = text.slice(index.unitStart(u), end);
+    if (code) {
+      forEachTermAt(slice, (term, position) => {
+        const k = termIndex.get(term);
+        if (k === undefined) return;
+        at.push(position);
+        which.push(k);
+      });
+    } else {
+      forEachRawTokenAt(slice, (raw, position) => {
+        let ks = queryTermsOf.get(raw);
+        if (ks === undefined) {
+          ks = [];
+          for (const term of rawTokenTerms(raw)) {
+            const k = termIndex.get(term);
+            if (k !== undefined) ks.push(k);
+          }
+          queryTermsOf.set(raw, ks);
+        }
+        for (const k of ks) {
+          at.push(position);
+          which.push(k);
+        }
+      });
+    }
     const w = bestWindow(at, which, idfs, p.window);
     if (w.score > 0) {
       scores.set(u, (ranked.scores[u] as number) + p.weight * w.score);
