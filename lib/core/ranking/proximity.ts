@@ -4,16 +4,17 @@
 // times outranks the paragraph where the question's words stand side by side. So the best
 // few units by BM25 are read again and each gains
 //
-//   bonus(u) = weight * max over windows of `window` consecutive terms of u's text
+//   bonus(u) = weight * max over windows of `window` consecutive words of u's text
 //                         (sum of idf(t) over the distinct query terms t in the window)
 //
 // The window slides over the unit's text analysed as a query is (../analysis/analyzer.ts
-// forEachTermAt: stemmed, code words whole and split, a position per raw token); the idfs are BM25's (./bm25.ts), and
-// each window's sum is taken over its terms in query order (UTF-8 byte order), so every
-// machine gets the same bits. Parameters: docs/engine.md "Proximity".
+// forEachTermAt: stemmed, code words whole and split, one position per raw token); the
+// idfs are BM25's (./bm25.ts), and each window's sum is taken over its terms in query
+// order (UTF-8 byte order), so every machine gets the same bits. Parameters:
+// docs/engine.md "Proximity".
 
 export interface ProximityParams {
-  /** Terms in a window. */
+  /** Words (raw-token positions) in a window. */
   readonly window: number;
   /** What one unit of summed idf adds to a score. */
   readonly weight: number;
