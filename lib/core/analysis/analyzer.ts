@@ -202,11 +202,7 @@ const shared = new TokenTerms();
  */
 export function analyzeText(text: string): string[] {
   const out: string[] = [];
-  forEachCodeChunk(text, (chunk) => {
-    for (const code of codeTermsOf(chunk)) out.push(code);
-    // A raw token never crosses a chunk's edge: its characters are all chunk characters.
-    for (const m of chunk.matchAll(RAW_TOKEN)) for (const t of shared.of(m[0])) out.push(t);
-  });
+  forEachTermAt(text, (term) => out.push(term));
   return out;
 }
 
@@ -259,7 +255,7 @@ export function rawTokenTerms(raw: string): readonly string[] {
 }
 
 /**
- * Each term of `text` with its position, for proximity (../ranking/proximity.ts): the
+ * Each term of `text` with its position (analyzeText's terms, in its order), for proximity (../ranking/proximity.ts): the
  * position of a raw token's terms is how many raw tokens come before it; each code chunk's
  * code terms come first, at the position of the chunk's first raw token (the number of raw
  * tokens before the chunk). A query without code terms needs only the raw tokens
@@ -270,6 +266,7 @@ export function forEachTermAt(text: string, fn: (term: string, at: number) => vo
   let at = 0;
   forEachCodeChunk(text, (chunk) => {
     for (const c of codeTermsOf(chunk)) fn(c, at);
+    // A raw token never crosses a chunk's edge: its characters are all chunk characters.
     for (const m of chunk.matchAll(RAW_TOKEN)) {
       for (const t of shared.of(m[0])) fn(t, at);
       at++;
