@@ -6,7 +6,7 @@
 // damaged head is still refused (each head is still hashed whole), and a cache loaded for one
 // query refuses to answer another rather than rank on postings it does not hold.
 import t from 'tap';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -31,6 +31,7 @@ function corpus(dir: string): void {
 
 t.test('load.ts: a cache loaded for one query answers it byte for byte as a cache loaded whole (property)', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'ctx-query-load-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
   corpus(join(root, 'src'));
   const cache = join(root, 'cache');
   await buildV1(join(root, 'src'), cache, { granularity: 'section', tokenizer: 'o200k_base' });
@@ -58,6 +59,7 @@ t.test('load.ts: a cache loaded for one query answers it byte for byte as a cach
 
 t.test('load.ts: a cache loaded for one query refuses another; a damaged head is refused as before', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'ctx-query-load-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
   corpus(join(root, 'src'));
   const cache = join(root, 'cache');
   await buildV1(join(root, 'src'), cache, { granularity: 'section', tokenizer: 'bytes4' });
