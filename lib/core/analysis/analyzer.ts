@@ -222,9 +222,17 @@ function wordCharAt(s: string, i: number): number {
  * Each raw token of `text` with its position (how many raw tokens come before it): the
  * RAW_TOKEN matches, in order, found by a scan of character codes (about twice the
  * regular expression's speed on docs; equal to it, spec-tests/core/ranking/proximity.test.ts).
+ *
+ * With `starts` (termStarts), only the tokens that may give a term beginning with one of
+ * its characters are passed to `fn` (positions still count every token), which spares
+ * cutting out and analysing the others. A term of an ASCII token begins with the lowercase
+ * of the character where one of its parts begins: the token's first, one after a joiner, or
+ * an uppercase letter (a camelCase hump); folding and the stemmer never change a word's
+ * first letter. A token holding any other character (NFKC may change it) is always passed.
  */
-export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) => void): void {
+export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) => void, starts?: Uint8Array): void {
   const n = text.length;
+  const all = starts === undefined;
   let at = 0;
   let i = 0;
   while (i < n) {
@@ -234,19 +242,49 @@ export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) =>
       continue;
     }
     const start = i;
+    let may = all || partMay(text.charCodeAt(i), starts);
     i += w;
     for (;;) {
-      while (i < n && (w = wordCharAt(text, i)) > 0) i += w;
+      while (i < n && (w = wordCharAt(text, i)) > 0) {
+        if (!may) {
+          const c = text.charCodeAt(i);
+          // An uppercase letter may begin a part; any non-ASCII character may change in NFKC.
+          if ((c >= 0x41 && c <= 0x5a) || c >= 0x80) may = partMay(c, starts as Uint8Array);
+        }
+        i += w;
+      }
       const c = text.charCodeAt(i);
       // A joiner between two runs of letters or digits joins them.
       if ((c === 0x2e || c === 0x5f || c === 0x2d) && wordCharAt(text, i + 1) > 0) {
         i++;
+        if (!may) may = partMay(text.charCodeAt(i), starts as Uint8Array);
         continue;
       }
       break;
     }
-    fn(text.slice(start, i), at++);
+    if (may) fn(text.slice(start, i), at);
+    at++;
   }
+}
+
+/** Whether a part beginning with character code `c` may give a term that begins as `starts` asks. */
+function partMay(c: number, starts: Uint8Array): boolean {
+  if (c >= 0x80) return true;
+  return (starts[c >= 0x41 && c <= 0x5a ? c | 0x20 : c] as number) !== 0;
+}
+
+/**
+ * The characters the given terms begin with, for forEachRawTokenAt: a flag per ASCII code
+ * (a term that begins with any other character comes only from a token that holds one,
+ * which is always passed).
+ */
+export function termStarts(terms: Iterable<string>): Uint8Array {
+  const starts = new Uint8Array(128);
+  for (const t of terms) {
+    const c = t.charCodeAt(0);
+    if (c < 0x80) starts[c] = 1;
+  }
+  return starts;
 }
 
 /** The terms of one raw token (memoised): what analyzeText gives for it. */

@@ -437,6 +437,31 @@ export class IndexReader extends UnitRows {
     const blob = this.termBlob;
     let lo = 0;
     let hi = this.termCount - 1;
+    const samples = this.samples;
+    if (samples !== null) {
+      // Narrowed first by the samples (every SAMPLE_EVERY-th term's first four bytes, a
+      // small array that stays in the CPU's cache), then searched as below: a dictionary
+      // read at random costs a cache miss a step, and a server asks every pack.
+      const p = prefixOf(key, 0, key.length);
+      let a = 0;
+      let b = samples.length;
+      // The first sample whose prefix is above the key's: it and every term after it are above the key.
+      while (a < b) {
+        const mid = (a + b) >>> 1;
+        if ((samples[mid] as number) > p) b = mid;
+        else a = mid + 1;
+      }
+      if (a < samples.length) hi = a * SAMPLE_EVERY - 1;
+      // The last sample whose prefix is below the key's: it and every term before it are below.
+      let c = 0;
+      let d = a;
+      while (c < d) {
+        const mid = (c + d) >>> 1;
+        if ((samples[mid] as number) < p) c = mid + 1;
+        else d = mid;
+      }
+      if (c > 0) lo = (c - 1) * SAMPLE_EVERY + 1;
+    }
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const s = offsets[mid] as number;
@@ -465,6 +490,8 @@ export class IndexReader extends UnitRows {
   }
 
   private filter: Uint32Array | null = null;
+  /** The first four bytes (prefixOf) of every SAMPLE_EVERY-th term, built with the filter. */
+  private samples: Uint32Array | null = null;
 
   private buildFilter(): Uint32Array {
     // 16 bits a term, a power of two: probes are masks.
@@ -483,6 +510,12 @@ export class IndexReader extends UnitRows {
       bits[a >>> 5] = (bits[a >>> 5] as number) | (1 << (a & 31));
       bits[b >>> 5] = (bits[b >>> 5] as number) | (1 << (b & 31));
     }
+    const samples = new Uint32Array(Math.ceil(this.termCount / SAMPLE_EVERY));
+    for (let k = 0; k < samples.length; k++) {
+      const t = k * SAMPLE_EVERY;
+      samples[k] = prefixOf(this.termBlob, offsets[t] as number, offsets[t + 1] as number);
+    }
+    this.samples = samples;
     this.filter = bits;
     return bits;
   }
@@ -526,19 +559,82 @@ export class IndexReader extends UnitRows {
   postingsInto(index: number, units: Uint32Array, tfs: Uint32Array, at: number, base: number): number {
     const count = this.postingCount(index);
     const fields = this.fieldCount;
-    const r = new ByteReader(this.postingBytes, this.stats[index * 2] as number);
+    // ByteReader's varints, read here with a local cursor and a one-byte fast path (a new
+    // question decodes every pack's postings of its new terms: tens of thousands of
+    // postings, most of whose numbers are one byte). The same values and the same errors.
+    const bytes = this.postingBytes;
+    const end = bytes.length;
+    let pos = this.stats[index * 2] as number;
     let unit = 0;
     for (let k = 0; k < count; k++) {
-      const delta = r.varint();
+      let delta: number;
+      if (pos < end && (bytes[pos] as number) < 0x80) delta = bytes[pos++] as number;
+      else {
+        delta = varintAt(bytes, pos, end);
+        pos = cursor;
+      }
       if (k > 0 && delta === 0) throw new IndexFormatError('posting out of range');
       unit += delta;
       if (unit >= this.unitCount) throw new IndexFormatError('posting out of range');
       units[at + k] = base + unit;
-      const mask = r.varint();
-      for (let f = 0; f < fields; f++) if ((mask & (1 << f)) !== 0) tfs[(at + k) * fields + f] = r.varint();
+      let mask: number;
+      if (pos < end && (bytes[pos] as number) < 0x80) mask = bytes[pos++] as number;
+      else {
+        mask = varintAt(bytes, pos, end);
+        pos = cursor;
+      }
+      for (let f = 0; f < fields; f++) {
+        if ((mask & (1 << f)) === 0) continue;
+        let tf: number;
+        if (pos < end && (bytes[pos] as number) < 0x80) tf = bytes[pos++] as number;
+        else {
+          tf = varintAt(bytes, pos, end);
+          pos = cursor;
+        }
+        tfs[(at + k) * fields + f] = tf;
+      }
     }
     return count;
   }
+}
+
+/** One dictionary term in this many is sampled (IndexReader.samples). */
+const SAMPLE_EVERY = 16;
+
+/**
+ * The first four bytes of bytes[s, e) as a big-endian number, zeros after its end. When two
+ * terms' prefixes differ, they compare as the terms do in byte order (a term ending inside
+ * the four bytes compares as its zeros, below any byte a longer term has there); equal
+ * prefixes say nothing.
+ */
+export function prefixOf(bytes: Uint8Array, s: number, e: number): number {
+  const n = e - s;
+  return (
+    ((n > 0 ? (bytes[s] as number) : 0) * 0x1000000 +
+      ((n > 1 ? (bytes[s + 1] as number) : 0) << 16) +
+      ((n > 2 ? (bytes[s + 2] as number) : 0) << 8) +
+      (n > 3 ? (bytes[s + 3] as number) : 0))
+  );
+}
+
+/** Where varintAt stopped. */
+let cursor = 0;
+
+/** ByteReader.varint at `pos` of `bytes` (read up to `end`): its value, and `cursor` set past it. */
+function varintAt(bytes: Uint8Array, pos: number, end: number): number {
+  let value = 0;
+  let scale = 1;
+  for (let k = 0; k < 8; k++) {
+    if (pos + 1 > end) throw new IndexFormatError('index is truncated');
+    const b = bytes[pos++] as number;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      cursor = pos;
+      return value;
+    }
+    scale *= 0x80;
+  }
+  throw new IndexFormatError('varint is too long');
 }
 
 /** The hash IndexReader.mayHold takes: FNV-1a of the term's UTF-8 bytes. */

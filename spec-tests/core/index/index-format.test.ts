@@ -7,7 +7,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { IndexFormatError } from '../../../lib/core/index/bytes.js';
-import { encodeIndex, INDEX_FORMAT, INDEX_MAGIC, IndexReader, type IndexData, type IndexPostings, type IndexUnit } from '../../../lib/core/index/index-format.js';
+import { compareU8, encodeIndex, INDEX_FORMAT, INDEX_MAGIC, IndexReader, prefixOf, termHash, type IndexData, type IndexPostings, type IndexUnit } from '../../../lib/core/index/index-format.js';
 
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 const FIELDS = 4;
@@ -92,6 +92,37 @@ t.test('index-format.ts: encodeIndex -> IndexReader round trip is exact (propert
     { numRuns: 300 },
   );
   t.pass('300 random indexes: every count, unit, string, term and posting reads back');
+});
+
+t.test('index-format.ts: a dictionary searched through its samples finds exactly what the plain search finds (property)', async (t) => {
+  // Many terms sharing their first bytes, terms shorter than four bytes, prefixes of others
+  // and multi-byte characters: every sample block boundary and prefix tie.
+  const term = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '\u0001', 'é', '日', '\u{1F600}'), minLength: 1, maxLength: 7 });
+  fc.assert(
+    fc.property(fc.uniqueArray(term, { minLength: 1, maxLength: 400, size: 'max' }), fc.array(term, { maxLength: 40 }), (terms, asked) => {
+      const sorted = [...terms].sort(byBytes);
+      const bytes = encodeIndex({ docCount: 1, fieldCount: FIELDS, units: [], terms: sorted, postings: sorted.map(() => ({ units: new Uint32Array(0), tfs: new Uint32Array(0) })) });
+      const plainReader = new IndexReader(bytes);
+      const sampled = new IndexReader(bytes);
+      sampled.mayHold(termHash(Buffer.from('x'))); // builds the filter and the samples
+      for (const key of [...sorted, ...asked, '', 'zzz']) {
+        const expected = sorted.indexOf(key);
+        if (plainReader.findTerm(key) !== expected || sampled.findTerm(key) !== expected) return false;
+      }
+      return true;
+    }),
+    { numRuns: 300 },
+  );
+  // prefixOf: unequal prefixes order two byte strings as the strings order.
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 6 }), fc.uint8Array({ maxLength: 6 }), (a, b) => {
+      const pa = prefixOf(a, 0, a.length);
+      const pb = prefixOf(b, 0, b.length);
+      return pa === pb || Math.sign(pa - pb) === Math.sign(compareU8(a, b));
+    }),
+    { numRuns: 5000 },
+  );
+  t.pass('300 dictionaries of up to 400 terms; 5,000 pairs of prefixes');
 });
 
 /** A small, fully known index for the damage cases. */

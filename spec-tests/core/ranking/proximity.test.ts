@@ -2,9 +2,11 @@
 // answering passage inside a small answer). The best BM25 units are read again and each
 // gains weight × the summed idf of the query terms in its best window of `window` words.
 import t from 'tap';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { analyzeText, forEachRawTokenAt, forEachTermAt, isCodeTerm, rawTokenTerms } from '../../../lib/core/analysis/analyzer.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { analyzeText, forEachRawTokenAt, forEachTermAt, isCodeTerm, rawTokenTerms, termStarts } from '../../../lib/core/analysis/analyzer.js';
 import { bestWindow, NO_WINDOW } from '../../../lib/core/ranking/proximity.js';
 import { buildCacheV1 } from '../../../lib/core/engine/v1/build.js';
 import { buildConfig, DEFAULT_PROXIMITY, parseBuildConfig } from '../../../lib/core/engine/v1/config.js';
@@ -61,6 +63,60 @@ t.test('forEachRawTokenAt: exactly the raw tokens of the analyzer\'s regular exp
     { numRuns: 2000 },
   );
   t.pass('2,000 random strings: the same tokens');
+});
+
+t.test('forEachRawTokenAt with termStarts: every token that gives a term beginning so is passed, at its position', async (t) => {
+  // What a scan of `s` finds of the terms beginning with one of `letters`: with the filter and without.
+  const found = (s: string, letters: string, filtered: boolean): string => {
+    const out: string[] = [];
+    const keep = (raw: string, at: number): void => {
+      for (const term of rawTokenTerms(raw)) if (letters.includes(term[0] as string)) out.push(`${term}@${at}`);
+    };
+    if (filtered) forEachRawTokenAt(s, keep, termStarts([...letters]));
+    else forEachRawTokenAt(s, keep);
+    return out.join(' ');
+  };
+  t.equal(found('Read the allocUnsafe docs', 'u', true), 'unsaf@2', 'a camelCase part found by its uppercase letter');
+  t.equal(found('see x86_64 and next.js-config', 'c6', true), '64@1 config@3', 'parts after joiners');
+  t.equal(found('Ünïcode ﬁle naïve', 'uf', true), found('Ünïcode ﬁle naïve', 'uf', false), 'tokens with other characters always passed (NFKC: ﬁ is fi)');
+  const passed: string[] = [];
+  forEachRawTokenAt('alpha beta gamma', (raw, at) => passed.push(`${raw}@${at}`), termStarts(['gamma']));
+  t.same(passed, ['gamma@2'], 'the others are not cut out at all; positions count every token');
+  const pieces = ['a', 'b', 'e', 's', 'y', 'Z', 'B', 'S', 'ing', 'ies', 'ly', 'HTTP', 'Server', '9', '.', '_', '-', ' ', 'é', '\u0301', 'ß', 'ﬁ', '日', '𝒳'];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.subarray([...'abeghisuyz9fé']), (parts, letters) => {
+      const s = parts.join('');
+      return found(s, letters.join(''), true) === found(s, letters.join(''), false);
+    }),
+    { numRuns: 3000 },
+  );
+  // On real docs (both dev sets' six corpora) and random words: every distinct token, each of
+  // its terms asked alone (the stemmer keeps a word's first letter).
+  const relevance = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bench', 'relevance');
+  const tokens = new Set<string>();
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith('.md')) forEachRawTokenAt(readFileSync(join(dir, e.name), 'utf8'), (raw) => tokens.add(raw));
+    }
+  };
+  walk(join(relevance, 'devset', 'corpus'));
+  walk(join(relevance, 'devset2', 'corpus'));
+  const docTokens = tokens.size;
+  const words = fc.string({ unit: fc.constantFrom(...'abcdeilnorstuyzAEIY'), minLength: 1, maxLength: 14 });
+  for (const w of fc.sample(words, { numRuns: 20000, seed: 7 })) tokens.add(w);
+  let checked = 0;
+  const missed: string[] = [];
+  for (const raw of tokens) {
+    for (const term of rawTokenTerms(raw)) {
+      let seen = false;
+      forEachRawTokenAt(raw, () => (seen = true), termStarts([term]));
+      if (!seen) missed.push(`${raw} -> ${term}`);
+      checked++;
+    }
+  }
+  t.ok(docTokens > 20000 && tokens.size > docTokens + 10000, `${docTokens} distinct tokens of docs, ${tokens.size - docTokens} random words`);
+  t.same(missed.slice(0, 10), [], `each of ${checked} terms: its token passes the filter of the term's first character`);
 });
 
 t.test('bestWindow: the window of `window` positions whose distinct query terms sum the most idf', async (t) => {

@@ -13,7 +13,7 @@
 import { compact, compareBytes, F32, type Json } from '../../../json.js';
 import { unitUri } from '../../unit-uri.js';
 import { ContextError } from '../../../errors.js';
-import { forEachRawTokenAt, forEachTermAt, isCodeTerm, queryTermsV1, rawTokenTerms } from '../../analysis/analyzer.js';
+import { forEachRawTokenAt, forEachTermAt, isCodeTerm, queryTermsV1, rawTokenTerms, termStarts } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
@@ -172,8 +172,10 @@ function nearFirst(
   const idfs = ranked.found.map((t) => t.idf);
   // Code terms are looked for only when the query has one (else raw tokens say it all).
   const code = ranked.found.some((t) => isCodeTerm(t.term));
-  // Each raw token's query terms (indexes), worked out once per question.
+  // Each raw token's query terms (indexes), worked out once per question, for the tokens
+  // that may give one (those whose parts begin as a query term does).
   const queryTermsOf = new Map<string, number[]>();
+  const starts = termStarts(ranked.found.map((t) => t.term));
   const scores = new Map<number, number>();
   const windows = new Map<number, Window>();
   for (const u of head) {
@@ -205,7 +207,7 @@ function nearFirst(
           at.push(position);
           which.push(k);
         }
-      });
+      }, starts);
     }
     const w = bestWindow(at, which, idfs, p.window);
     if (w.score > 0) {
