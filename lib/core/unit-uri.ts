@@ -1,7 +1,7 @@
 // The resource URI of a unit of a cache (docs/mcp.md "Documents as resources"):
 // `context://CACHE/PATH` for a whole document, `context://CACHE/PATH#SLUG` for one section
 // of a section cache. Cache, path segments and slug are percent-encoded (UTF-8), so a path
-// holding `#` or `%` stays unambiguous. The MCP resources and resolve's answer share it.
+// holding `#` or `%` stays unambiguous.
 
 export const UNIT_URI_SCHEME = 'context://';
 

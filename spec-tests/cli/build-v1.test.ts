@@ -129,7 +129,7 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content'], { cwd: dir });
   t.equal(resolved.code, 0, resolved.err);
   t.match(resolved.out, /^\{"documents":\[\{"id":"install\.md#install",/, 'the section, stemmed query term');
-  t.match(resolved.out, /"documents_matched":1,"engine":"v1","granularity":"section","tokenizer":"o200k_base"\}\}\n$/);
+  t.match(resolved.out, /"documents_matched":1,"engine":"v1","granularity":"section","tokenizer":"o200k_base","terms":\["instal"\]\}\}\n$/);
   const verified = spawnContext(['verify', '--cache', 'c', '--format', 'json'], { cwd: dir });
   t.equal(verified.code, 0);
   t.match(verified.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","valid":true,"checks":\[\{"name":"manifest","ok":true,"problems":\[\]\},/);

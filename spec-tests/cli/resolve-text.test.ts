@@ -11,7 +11,7 @@ import { run } from './harness.js';
 const FIXTURES = new URL('../fixtures/compat-v0/caches/', import.meta.url).pathname;
 
 interface Answer {
-  documents: { id: string; score: number; tokens: number; trail?: string[]; why: { matches?: { term: string; fields: Record<string, number> }[] } }[];
+  documents: { id: string; score: number; tokens: number; trail?: string[]; why: { matches?: ({ term: string; score: number } & Record<string, unknown>)[] } }[];
   selection: Record<string, number | string>;
 }
 
@@ -92,7 +92,7 @@ t.test('a v1 section cache: trails, per-field matches with their share, the matc
     if (d.trail !== undefined) t.equal(lines[at + 1], `     in: ${d.trail.join(' > ')}`, `${d.id}: its heading trail`);
     const matched = lines.find((l, k) => k > at && l.startsWith('     matched: ')) ?? '';
     for (const m of d.why.matches ?? []) {
-      const fields = Object.entries(m.fields).map(([f, n]) => `${f} ${n}`).join(', ');
+      const fields = Object.entries(m).filter(([k]) => k !== 'term' && k !== 'score').map(([f, n]) => `${f} ${String(n)}`).join(', ');
       t.ok(matched.includes(`${m.term} (${fields}; `), `${d.id}: ${m.term} with its fields (${fields})`);
     }
   });

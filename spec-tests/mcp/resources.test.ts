@@ -50,14 +50,17 @@ t.test('resources/read gives exactly resolve\'s unit bytes, on real docs, every 
       for (const query of QUERIES) {
         const r = await s.call('tools/call', { name: 'context.resolve', arguments: { cache, query, budget: 3000 } });
         const text = ((r.value['result'] as { content: { text: string }[] }).content[0] as { text: string }).text;
-        const answer = parseJson(text) as { documents: { id: string; content: string; merged?: { id: string; uri: string }[] }[] };
+        const answer = parseJson(text) as { documents: { id: string; content: string; merged?: { id: string }[] }[] };
         for (const d of answer.documents) {
           if (d.merged !== undefined) {
             // Adjacent sections merged into one entry ("Answers that fit, by default", item 3):
-            // each carries its URI, and the units read back in order make the entry's content.
+            // each unit's id names its resource, and the units read back in order make the
+            // entry's content.
             let joined = '';
             for (const m of d.merged) {
-              const read = await s.call('resources/read', { uri: m.uri });
+              const hash = m.id.indexOf('#');
+              const uri = unitUri(cache, hash < 0 ? m.id : m.id.slice(0, hash), hash < 0 ? '' : m.id.slice(hash + 1));
+              const read = await s.call('resources/read', { uri });
               joined += ((read.value['result'] as { contents: { text: string }[] }).contents[0] as { text: string }).text;
             }
             if (joined !== d.content) t.fail(`${cache} ${d.id}: its merged units read back differ from resolve`);

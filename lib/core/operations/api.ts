@@ -4,7 +4,6 @@
 
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
-import { basename } from 'node:path';
 import { v1Manifest, openEngine, openEngineParallel, type BudgetScope, type DocumentEntry, type Engine, type ResolveOptions } from '../engine/engine.js';
 import { entryText, selectionText } from './selection-text.js';
 import type { V1VerifyReport } from '../engine/v1/verify.js';
@@ -72,8 +71,8 @@ const ENTRY_TEXT: Readonly<Record<AnswerFormat, (entry: Json) => string>> = {
 };
 
 /** What the engine needs to know of how an answer in `format` is printed (answer scope counts it). */
-export function answerOptions(format: AnswerFormat, cacheName: string): ResolveOptions {
-  return { render: (value) => printAnswer(value, format), printsContent: format !== 'text', entryText: ENTRY_TEXT[format], cacheName };
+export function answerOptions(format: AnswerFormat): ResolveOptions {
+  return { render: (value) => printAnswer(value, format), printsContent: format !== 'text', entryText: ENTRY_TEXT[format] };
 }
 
 /** The printed answer, exactly: what answer scope counts and what the faces print. */
@@ -84,12 +83,9 @@ function printAnswer(value: Json, format: AnswerFormat): string {
 /**
  * The engine's answer printed in `format`. A v1 cache bounds the whole printed answer by
  * default (answer scope), counted in that very format; a v0 cache keeps v0's content rule.
- * `cacheName` names the cache in resource URIs (omitted and merged units): the MCP server
- * passes the name it was given, the CLI the cache folder's name — the same bytes when the
- * server's cache root holds that folder.
  */
-function answerText(engine: Engine, query: string, budget: number, format: AnswerFormat, scope: BudgetScope | undefined, cacheName: string): string {
-  const options = answerOptions(format, cacheName);
+function answerText(engine: Engine, query: string, budget: number, format: AnswerFormat, scope: BudgetScope | undefined): string {
+  const options = answerOptions(format);
   return printAnswer(engine.resolve(query, budget, scope ?? (engine.name === 'v1' ? 'answer' : 'content'), options), format);
 }
 
@@ -101,15 +97,14 @@ export function resolveText(
   format: AnswerFormat = 'json',
   memo?: CacheMemo,
   scope?: BudgetScope,
-  cacheName: string = basename(cacheDir),
 ): string {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const terms = queryTerms(q);
-  if (memo !== undefined) return answerText(memo.get(cacheDir), q, b, format, scope, cacheName);
+  if (memo !== undefined) return answerText(memo.get(cacheDir), q, b, format, scope);
   const engine = openEngine(cacheDir, terms, { query: q });
   try {
-    return answerText(engine, q, b, format, scope, cacheName);
+    return answerText(engine, q, b, format, scope);
   } finally {
     engine.close();
   }
@@ -126,13 +121,12 @@ export async function resolveTextParallel(
   format: AnswerFormat,
   threads: number,
   scope?: BudgetScope,
-  cacheName: string = basename(cacheDir),
 ): Promise<string> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const engine = await openEngineParallel(cacheDir, queryTerms(q), threads, { query: q });
   try {
-    return answerText(engine, q, b, format, scope, cacheName);
+    return answerText(engine, q, b, format, scope);
   } finally {
     engine.close();
   }

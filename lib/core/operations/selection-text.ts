@@ -22,7 +22,9 @@ function v1Matches(matches: readonly Json[]): string {
   return matches
     .map((m) => {
       const match = asObj(m);
-      const fields = Object.entries(asObj(match['fields'])).map(([field, count]) => `${field} ${num(count)}`);
+      const fields = Object.entries(match)
+        .filter(([key]) => key !== 'term' && key !== 'score')
+        .map(([field, count]) => `${field} ${num(count)}`);
       return `${str(match['term'])} (${fields.join(', ')}; ${num(match['score'])})`;
     })
     .join(', ');

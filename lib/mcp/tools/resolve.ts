@@ -11,16 +11,17 @@ import { arrayOf, COUNT, objectOf, outputSchema, READ_ONLY, STRING, stringEnum }
 // The SelectionResult: v0's fields required, v1's additions (docs/engine.md "The answer")
 // optional. Open objects: an engine may add documented fields, and a host validating an
 // older schema must still accept the answer.
+// One query term's match: its frequency in each field that holds it, and its share of the score.
 const MATCH = objectOf(
-  { term: STRING, fields: { type: 'object', additionalProperties: COUNT }, score: { type: 'number', minimum: 0 } },
-  {},
+  { term: STRING, score: { type: 'number', minimum: 0 } },
+  { body: COUNT, headings: COUNT, title: COUNT, path: COUNT },
   true,
 );
 // The query terms found close together in the unit and what that added to its score.
 const PROXIMITY = objectOf({ terms: arrayOf(STRING), score: { type: 'number', minimum: 0 } }, {}, true);
 const WHY = objectOf(
   { query_terms: arrayOf(STRING), term_matches: COUNT, total_words: COUNT },
-  { terms: arrayOf(STRING), matches: arrayOf(MATCH), proximity: PROXIMITY },
+  { matches: arrayOf(MATCH), proximity: PROXIMITY },
   true,
 );
 const DOCUMENT = objectOf(
@@ -36,12 +37,12 @@ const DOCUMENT = objectOf(
     path: STRING,
     trail: arrayOf(STRING),
     // Adjacent selected units of one file, merged into this entry: each unit, in reading order.
-    merged: arrayOf(objectOf({ id: STRING }, { uri: STRING }, true)),
+    merged: arrayOf(objectOf({ id: STRING }, {}, true)),
   },
   true,
 );
 // A unit that ranks above the last selected one but was left out for the budget.
-const OMITTED = objectOf({ id: STRING, path: STRING, tokens: COUNT, score: { type: 'number', minimum: 0 } }, { uri: STRING }, true);
+const OMITTED = objectOf({ id: STRING, path: STRING, tokens: COUNT, score: { type: 'number', minimum: 0 } }, {}, true);
 const SELECTION = objectOf(
   {
     query: STRING,
@@ -56,6 +57,7 @@ const SELECTION = objectOf(
     engine: stringEnum(['v0', 'v1']),
     granularity: stringEnum(['file', 'section']),
     tokenizer: STRING,
+    terms: arrayOf(STRING),
     omitted: arrayOf(OMITTED),
     raise_budget_to: COUNT,
     budget_scope: stringEnum(['content', 'answer']),
@@ -75,9 +77,9 @@ export const resolveTool: Tool = {
     '(lowercased, no stemming), so there a few distinctive keywords ("rollback deployment") match best. ' +
     'budget is an integer >= 0, counted in the cache\'s tokenizer (o200k_base for caches built by default, ceil(UTF-8 bytes / 4) for v0 caches; selection.tokenizer names it): ' +
     'for v1 caches it bounds this whole returned text (selection.answer_tokens), for v0 caches the selected contents; best score first, ' +
-    'a unit that does not fit is skipped, never cut. Better units left out for the budget are listed in selection.omitted (with their URI), and ' +
+    'a unit that does not fit is skipped, never cut. Better units left out for the budget are listed in selection.omitted, and ' +
     'selection.raise_budget_to is a budget that would include the first; adjacent sections of one file come as one entry (documents[].merged). ' +
-    'Each entry\'s id (PATH, or PATH#SECTION) names the resource context://CACHE/ID; omitted and merged units carry their exact uri. ' +
+    'Each id (PATH, or PATH#SECTION; also in omitted and merged) names the resource context://CACHE/ID (percent-encoded), to read that unit alone. ' +
     'Same cache, query and budget: the same answer, byte for byte.',
   legacyDescription:
     'Resolve a natural-language query against a pre-built context cache and return a deterministic, explainable set of documents within a token budget.',
@@ -115,7 +117,7 @@ export const resolveTool: Tool = {
       const query = validateQuery(args['query']);
       const scope = validateBudgetScope(args['budget_scope']);
       // The cache's name as given: the URIs of omitted and merged units read back through it.
-      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope, args['cache'] as string));
+      return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, 'json', ctx.memo, scope));
     });
   },
 };

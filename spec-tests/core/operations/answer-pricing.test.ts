@@ -37,7 +37,7 @@ function same(t: Test, cache: string, queries: readonly string[], budgets: reado
     for (const query of queries) {
       for (const budget of budgets) {
         for (const format of FORMATS) {
-          const options = answerOptions(format, 'c');
+          const options = answerOptions(format);
           const fast = compact(engine.resolve(query, budget, 'answer', options));
           const exact = compact(engine.resolve(query, budget, 'answer', { ...options, exactPricing: true }));
           if (fast !== exact) t.fail(`${query} at ${budget} (${format}) differs`);

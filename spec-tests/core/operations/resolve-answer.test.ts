@@ -20,7 +20,6 @@ interface Omitted {
   path: string;
   tokens: number;
   score: number;
-  uri?: string;
 }
 interface Doc {
   id: string;
@@ -29,7 +28,7 @@ interface Doc {
   tokens: number;
   path: string;
   trail?: string[];
-  merged?: { id: string; uri?: string }[];
+  merged?: { id: string }[];
 }
 interface Answer {
   documents: Doc[];
@@ -87,7 +86,7 @@ t.test('item 3: the top unit over budget is named first in omitted; the printed 
   t.notOk(small.documents.some((d) => d.id === top.id), 'the top unit does not fit 40 tokens');
   t.ok(small.documents.length > 0, 'smaller units after it do');
   const omitted = small.selection.omitted ?? [];
-  t.same(omitted[0], { id: top.id, path: 'kiwi.md', tokens: top.tokens, score: top.score, uri: 'context://cache/kiwi.md' }, 'listed first: id, path, tokens, score, uri');
+  t.same(omitted[0], { id: top.id, path: 'kiwi.md', tokens: top.tokens, score: top.score }, 'listed first: id, path, tokens, score');
   t.ok(omitted.length <= 3, 'at most 3');
   t.same(Object.keys(small.selection).slice(-2), ['omitted', 'raise_budget_to']);
   // Content scope: every unit above it was taken and stays taken, so it enters at exactly
@@ -152,10 +151,7 @@ t.test('item 3: adjacent selected sections of one file merge into one entry, in 
   t.notOk(ids.includes('guide.md#two'), 'the second unit is inside it');
   t.ok(ids.includes('guide.md#four'), 'a unit not adjacent to them stays its own entry');
   const merged = a.documents.find((d) => d.id === 'guide.md#one') as Doc;
-  t.same(merged.merged, [
-    { id: 'guide.md#one', uri: 'context://cache/guide.md#one' },
-    { id: 'guide.md#two', uri: 'context://cache/guide.md#two' },
-  ], 'the merged units, in reading order, each with its URI');
+  t.same(merged.merged, [{ id: 'guide.md#one' }, { id: 'guide.md#two' }], 'the merged units, in reading order, each by its id');
   const start = guide.indexOf('## One');
   t.equal(merged.content, guide.slice(start, guide.indexOf('## Three')), 'content: both sections, as in the file');
   t.same(merged.trail, ['Guide', 'One'], 'one trail: the first unit\'s');

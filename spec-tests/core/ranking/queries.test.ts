@@ -69,16 +69,15 @@ t.test('item 4 end to end: "why is my X undefined" does not pull in why.md; stop
   await buildV1(join(dir, 'src'), join(dir, 'cache'));
   const engine = openEngine(join(dir, 'cache'));
   t.teardown(() => engine.close());
-  const ask = (q: string): { id: string; terms: string[]; matched: string[] }[] =>
-    (JSON.parse(compact(engine.resolve(q, 100000))) as { documents: { id: string; why: { terms: string[]; matches: { term: string }[] } }[] }).documents.map((d) => ({
-      id: d.id,
-      terms: d.why.terms,
-      matched: d.why.matches.map((m) => m.term),
-    }));
+  // Each entry with the answer's scoring terms (selection.terms, printed once for all) and its own matched terms.
+  const ask = (q: string): { id: string; terms: string[]; matched: string[] }[] => {
+    const answer = JSON.parse(compact(engine.resolve(q, 100000))) as { documents: { id: string; why: { matches: { term: string }[] } }[]; selection: { terms: string[] } };
+    return answer.documents.map((d) => ({ id: d.id, terms: answer.selection.terms, matched: d.why.matches.map((m) => m.term) }));
+  };
 
   const undefinedQ = ask('why is my X undefined');
   t.same(undefinedQ.map((d) => d.id), ['guide/errors.md'], 'only the answer: why.md is not matched through its path');
-  t.same(undefinedQ[0]?.terms, ['undefin', 'x'], 'why.terms lists the scoring terms');
+  t.same(undefinedQ[0]?.terms, ['undefin', 'x'], 'selection.terms lists the scoring terms');
 
   const why = ask('why');
   t.same(why.map((d) => d.id), ['guide/rust.md'], 'a stopword-only query still answers, from the text that holds it...');

@@ -6,12 +6,12 @@
 //
 // The SelectionResult keeps every v0 field and meaning, in v0's order, and adds:
 // documents[].path (the source path as on disk), documents[].trail (section caches: the
-// heading trail), why.terms (the query's analyzed terms), why.matches (per matching term:
-// its frequency in each field and its share of the score), selection.documents_matched,
-// selection.engine, selection.granularity, selection.tokenizer.
+// heading trail), why.matches (per matching term: its frequency in each field that holds
+// it and its share of the score), selection.documents_matched, selection.engine,
+// selection.granularity, selection.tokenizer, selection.terms (the query's analyzed terms,
+// once for every entry: docs/engine.md "The answer").
 
 import { compact, compareBytes, F32, type Json } from '../../../json.js';
-import { unitUri } from '../../unit-uri.js';
 import { ContextError } from '../../../errors.js';
 import { forEachRawTokenAt, forEachTermAt, isCodeTerm, queryTermsV1, rawTokenTerms, termStarts } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
@@ -123,8 +123,6 @@ export interface ResolveOptions {
   readonly printsContent?: boolean;
   /** One entry as `render` prints it inside the answer (an estimate of its cost); compact JSON when not given. */
   readonly entryText?: (entry: Json) => string;
-  /** The cache's name in resource URIs (`context://NAME/PATH#SLUG`); no `uri` without it. */
-  readonly cacheName?: string;
   /**
    * Price every candidate entry exactly, never skipping one on a lower bound of its cost
    * (the same answer, slower): what the bounds are tested against.
@@ -287,9 +285,6 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
 
   const v0Terms = queryTerms(query);
   const sections = manifest.config.options.granularity === 'section';
-  const cacheName = options.cacheName;
-  const uriOf = (u: number): string | null =>
-    cacheName === undefined ? null : unitUri(cacheName, (docs[index.unitDoc(u)] as PackedDocument).path, sections ? index.unitSlug(u) : null);
   // Read and verified once, then kept by the cache (load.ts).
   const textOf = (doc: number): string => cache.text(doc);
 
@@ -333,10 +328,9 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         query_terms: v0Terms,
         term_matches: matches.reduce((n, m) => n + (m.tfs[0] as number), 0),
         total_words: index.unitWordCount(best),
-        terms,
         matches: matches.map((m) => ({
           term: m.term,
-          fields: Object.fromEntries(FIELDS.flatMap((f, i) => ((m.tfs[i] as number) > 0 ? [[f, m.tfs[i] as number]] : []))),
+          ...Object.fromEntries(FIELDS.flatMap((f, i) => ((m.tfs[i] as number) > 0 ? [[f, m.tfs[i] as number]] : []))),
           score: new F32(m.score),
         })),
         ...proximityWhy(best),
@@ -344,12 +338,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       path: d.path,
     };
     if (sections) entry['trail'] = index.unitStrings(first).trail;
-    if (group.length > 1) {
-      entry['merged'] = group.map((u) => {
-        const uri = uriOf(u);
-        return uri === null ? { id: idOf(u) } : { id: idOf(u), uri };
-      });
-    }
+    if (group.length > 1) entry['merged'] = group.map((u) => ({ id: idOf(u) }));
     return entry;
   };
 
@@ -386,17 +375,12 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     return out;
   };
 
-  const omittedEntry = (u: number): Json => {
-    const d = docs[index.unitDoc(u)] as PackedDocument;
-    const uri = uriOf(u);
-    return {
-      id: idOf(u),
-      path: d.path,
-      tokens: index.unitTokens(u),
-      score: new F32(scoreOf(u)),
-      ...(uri === null ? {} : { uri }),
-    };
-  };
+  const omittedEntry = (u: number): Json => ({
+    id: idOf(u),
+    path: (docs[index.unitDoc(u)] as PackedDocument).path,
+    tokens: index.unitTokens(u),
+    score: new F32(scoreOf(u)),
+  });
 
   const usedOf = (taken: readonly number[]): number => taken.reduce((n, u) => n + index.unitTokens(u), 0);
   const result = (choice: Choice, b: number, raise: number | null, extra: Record<string, Json>): Json => {
@@ -412,6 +396,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       engine: 'v1',
       granularity: manifest.config.options.granularity,
       tokenizer: manifest.config.options.tokenizer,
+      terms,
     };
     if (choice.omitted.length > 0) {
       selection['omitted'] = choice.omitted.map(omittedEntry);

@@ -8,7 +8,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveText } from '../../../../lib/core/operations/api.js';
-import { buildV1, manifestOf, unitsOf, type UnitRow } from './fixture.js';
+import { buildV1, manifestOf, matchFields, type Match, unitsOf, type UnitRow } from './fixture.js';
 
 const para = (words: string, n = 12): string => `${Array.from({ length: n }, () => words).join(' ')}\n`;
 
@@ -85,11 +85,11 @@ t.test('docs/engine.md "The answer": a section\'s content is its slice of the fi
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
   const text = resolveText(cache, 'Ünïcode', 100000);
-  const answer = JSON.parse(text) as { documents: { id: string; content: string; trail: string[]; why: { matches: { term: string; fields: Record<string, number> }[] } }[] };
+  const answer = JSON.parse(text) as { documents: { id: string; content: string; trail: string[]; why: { matches: Match[] } }[] };
   const top = answer.documents[0];
   t.equal(top?.id, 'a.md#ünïcode-heading--more');
   t.ok(top !== undefined && DOC.endsWith(top.content), 'the last section: the end of the file, byte for byte');
-  t.same(top?.why.matches.map((m) => [m.term, m.fields]), [['ünïcode', { body: 1, headings: 1 }]], 'a heading word counts in headings, and (its line being text) in body');
+  t.same(top?.why.matches.map((m) => [m.term, matchFields(m)]), [['ünïcode', { body: 1, headings: 1 }]], 'a heading word counts in headings, and (its line being text) in body');
   t.equal(readFileSync(join(dir, 'src', 'a.md'), 'utf8'), DOC);
 });
 
@@ -99,8 +99,8 @@ t.test('docs/engine.md "What is ranked": fields of a unit — path without exten
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache);
   const why = (q: string): [string, Record<string, number>][] =>
-    (JSON.parse(resolveText(cache, q, 1000)) as { documents: { why: { matches: { term: string; fields: Record<string, number> }[] } }[] }).documents.flatMap((d) =>
-      d.why.matches.map((m): [string, Record<string, number>] => [m.term, m.fields]),
+    (JSON.parse(resolveText(cache, q, 1000)) as { documents: { why: { matches: Match[] } }[] }).documents.flatMap((d) =>
+      d.why.matches.map((m): [string, Record<string, number>] => [m.term, matchFields(m)]),
     );
   t.same(why('kiwi'), [['kiwi', { title: 1 }]], 'the front-matter title is the title field, not body');
   t.same(why('title'), [], 'the front matter is not body text');

@@ -231,7 +231,7 @@ t.test('engine.md: an empty source tree, and empty documents, build valid caches
   t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false });
   t.same(manifestOf(join(dir, 'c0')).files.packs, [], 'no documents, no packs');
   t.equal((await verifyV1(join(dir, 'c0'))).valid, true);
-  t.equal(resolveText(join(dir, 'c0'), 'anything', 100, 'json', undefined, 'content'), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4"}}\n');
+  t.equal(resolveText(join(dir, 'c0'), 'anything', 100, 'json', undefined, 'content'), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4","terms":["anyth"]}}\n');
   const empties = await buildV1(join(dir, 'empties'), join(dir, 'c1'));
   t.equal(empties.documentCount, 2);
   const heads = rawManifestOf(join(dir, 'c1')).files.packs[0]!.head.bytes;

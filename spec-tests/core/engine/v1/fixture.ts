@@ -146,3 +146,11 @@ export function packedBytes(cache: string, path: string): Buffer {
   if (d === undefined) throw new Error(`fixture: ${path} not in the manifest`);
   return readFileSync(packFile(cache, m, d.pack)).subarray(d.offset, d.offset + d.bytes);
 }
+
+/** One term's match in an answer's why.matches: the term, its frequency in each field that holds it, its share. */
+export type Match = { term: string; score: number } & Record<string, unknown>;
+
+/** A match's fields (every key but term and score), as printed. */
+export function matchFields(m: Match): Record<string, number> {
+  return Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'term' && k !== 'score')) as Record<string, number>;
+}

@@ -14,11 +14,13 @@ import { openEngine } from '../../../../lib/core/engine/engine.js';
 import { resolveV1 } from '../../../../lib/core/engine/v1/resolve.js';
 import type { V1Cache } from '../../../../lib/core/engine/v1/load.js';
 import { encodeIndex, IndexReader } from '../../../../lib/core/index/index-format.js';
+import { queryTermsV1 } from '../../../../lib/core/analysis/analyzer.js';
+import { FIELDS } from '../../../../lib/core/analysis/term-counter.js';
 import { rankUnits } from '../../../../lib/core/ranking/bm25.js';
 import { ln } from '../../../../lib/core/ranking/ln.js';
 import { formatF32 } from '../../../../lib/f32.js';
 import { compact } from '../../../../lib/json.js';
-import { buildV1, byBytes, CREATED_AT, FILE_OPTIONS, versionOf } from './fixture.js';
+import { buildV1, byBytes, CREATED_AT, FILE_OPTIONS, matchFields, type Match, versionOf } from './fixture.js';
 
 interface Doc {
   id: string;
@@ -26,7 +28,7 @@ interface Doc {
   content: string;
   score: number;
   tokens: number;
-  why: { query_terms: string[]; term_matches: number; total_words: number; terms: string[]; matches: { term: string; fields: Record<string, number>; score: number }[] };
+  why: { query_terms: string[]; term_matches: number; total_words: number; matches: Match[] };
   path: string;
   trail?: string[];
 }
@@ -93,13 +95,12 @@ t.test('engine.md "What is ranked": scores, order and why of a hand-computed cor
     t.equal(printed[at], formatF32(Math.fround(e.score)), `${d.id}: printed as v0 prints binary32 (${printed[at]})`);
     e.matches.forEach(([, , s], k) => t.equal(printed[at + 1 + k], formatF32(Math.fround(s)), `${d.id}: share ${k} printed as binary32`));
     at += 1 + d.why.matches.length;
-    t.same(d.why.matches.map((m) => [m.term, m.fields, Math.fround(m.score)]), e.matches.map(([term, fields, s]) => [term, fields, Math.fround(s)]), `${d.id}: matches per term and field, each share as binary32`);
+    t.same(d.why.matches.map((m) => [m.term, matchFields(m), Math.fround(m.score)]), e.matches.map(([term, fields, s]) => [term, fields, Math.fround(s)]), `${d.id}: matches per term and field, each share as binary32`);
     t.equal(d.content, contentOf(d.id), `${d.id}: the whole file`);
     t.equal(d.version, versionOf(contentOf(d.id)));
     t.equal(d.tokens, tokensOf(contentOf(d.id)), `${d.id}: tokens = ceil(bytes / 4)`);
     t.same(d.why.query_terms, ['kiwi', 'lime'], 'v0\'s query_terms: lowercased, split on whitespace');
-    t.same(d.why.terms, ['kiwi', 'lime'], 'the analyzed terms');
-    t.equal(d.why.term_matches, d.why.matches.reduce((n, m) => n + (m.fields['body'] ?? 0), 0), 'term_matches: occurrences in the body field');
+    t.equal(d.why.term_matches, d.why.matches.reduce((n, m) => n + (matchFields(m)['body'] ?? 0), 0), 'term_matches: occurrences in the body field');
     t.equal(d.why.total_words, contentOf(d.id).split(' ').length, 'total_words: whitespace-separated words');
     t.equal(d.path, d.id, 'file granularity: id = path as on disk');
     t.equal(d.trail, undefined, 'no trail in a file cache');
@@ -115,7 +116,8 @@ t.test('engine.md "What is ranked": scores, order and why of a hand-computed cor
     engine: 'v1',
     granularity: 'file',
     tokenizer: 'bytes4',
-  });
+    terms: ['kiwi', 'lime'],
+  }, 'the analyzed terms once, in the selection');
 });
 
 t.test('engine.md "The answer": every v0 field with its v0 name in v0 order, the additions after them', async (t) => {
@@ -123,11 +125,15 @@ t.test('engine.md "The answer": every v0 field with its v0 name in v0 order, the
   const a = answerOf(contentText(cache, 'kiwi', 100000));
   const d = a.documents[0]!;
   t.same(Object.keys(d), ['id', 'version', 'content', 'score', 'tokens', 'why', 'path']);
-  t.same(Object.keys(d.why), ['query_terms', 'term_matches', 'total_words', 'terms', 'matches']);
-  t.same(Object.keys(d.why.matches[0]!), ['term', 'fields', 'score']);
+  t.same(Object.keys(d.why), ['query_terms', 'term_matches', 'total_words', 'matches']);
+  for (const m of d.why.matches) {
+    const keys = Object.keys(m);
+    t.same([keys[0], keys[keys.length - 1]], ['term', 'score'], `${m.term}: the term first, its share last`);
+    t.same(keys.slice(1, -1), FIELDS.filter((f) => keys.includes(f)), `${m.term}: between them the fields that hold it, FIELDS order`);
+  }
   t.same(Object.keys(a.selection), [
     'query', 'budget', 'tokens_used', 'documents_considered', 'documents_selected', 'documents_excluded_by_budget',
-    'documents_matched', 'engine', 'granularity', 'tokenizer',
+    'documents_matched', 'engine', 'granularity', 'tokenizer', 'terms',
   ]);
   t.same(Object.keys(a), ['documents', 'selection']);
   const dir = join(cache, '..');
@@ -170,7 +176,7 @@ t.test('engine.md: budget 0, an empty query, a query matching nothing', async (t
     const text = contentText(cache, query, 1000);
     const a = answerOf(text);
     t.same(a.documents, [], `${JSON.stringify(query)}: nothing selected`);
-    t.same(a.selection, { query, budget: 1000, tokens_used: 0, documents_considered: 5, documents_selected: 0, documents_excluded_by_budget: 0, documents_matched: 0, engine: 'v1', granularity: 'file', tokenizer: 'bytes4' });
+    t.same(a.selection, { query, budget: 1000, tokens_used: 0, documents_considered: 5, documents_selected: 0, documents_excluded_by_budget: 0, documents_matched: 0, engine: 'v1', granularity: 'file', tokenizer: 'bytes4', terms: queryTermsV1(query) });
   }
   // A zero-token unit (an empty file matching by its path) fits a zero budget, as in v0's pseudo-code.
   const dir = t.testdir({ src: { 'kiwi.md': '', 'other.md': 'kiwi' } });
