@@ -16,6 +16,7 @@
 // (`codeTermsOfChunk`). All of them are pure functions of the text, so sharing them changes no
 // term; the vocabulary starts over, between counters, when it grows past its limit.
 
+import { compareBytes, sortByBytes } from '../../json.js';
 import { codeTermsOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
 
 /** Index fields, in the fixed order scores are summed in and the index stores them. */
@@ -163,6 +164,50 @@ export class Vocabulary {
     return this.rawTerms.length;
   }
 
+  /** Term numbers in UTF-8 byte order of their terms, as far as byteOrder last sorted them. */
+  private sortedNumbers = new Int32Array(0);
+  private sortedTerms: readonly string[] = [];
+  private rankOf = new Int32Array(0);
+
+  /**
+   * Every term of the thread so far in UTF-8 byte order, and each term number's rank in it.
+   * Kept from call to call: only the terms numbered since the last call are sorted, then
+   * merged in (a build asks once per chunk, for the packs it encodes there).
+   */
+  byteOrder(): { readonly terms: readonly string[]; readonly rank: Int32Array } {
+    const n = this.terms.length;
+    const had = this.sortedTerms.length;
+    if (had === n) return { terms: this.sortedTerms, rank: this.rankOf };
+    const fresh = sortByBytes(this.terms.slice(had));
+    const oldTerms = this.sortedTerms;
+    const oldNumbers = this.sortedNumbers;
+    const terms: string[] = new Array<string>(n);
+    const numbers = new Int32Array(n);
+    const rank = new Int32Array(n);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < n; k++) {
+      let term: string;
+      let number: number;
+      if (j >= fresh.length || (i < had && compareBytes(oldTerms[i] as string, fresh[j] as string) < 0)) {
+        term = oldTerms[i] as string;
+        number = oldNumbers[i] as number;
+        i++;
+      } else {
+        term = fresh[j] as string;
+        number = this.numbers.get(term) as number;
+        j++;
+      }
+      terms[k] = term;
+      numbers[k] = number;
+      rank[number] = k;
+    }
+    this.sortedTerms = terms;
+    this.sortedNumbers = numbers;
+    this.rankOf = rank;
+    return { terms, rank };
+  }
+
   /** The number of `term`, given one when new. */
   termNumber(term: string): number {
     let n = this.numbers.get(term);
@@ -243,6 +288,8 @@ let threadVocabulary = new Vocabulary();
 export class TermCounter {
   /** Local term id -> term. */
   readonly terms: string[] = [];
+  /** Local term id -> its number in the vocabulary. */
+  private readonly numbers: number[] = [];
   /** Code chunk -> the local ids of its code terms. */
   private readonly chunkTerms = new Map<string, readonly number[]>();
   /** The thread's raw tokens and terms (see Vocabulary). */
@@ -443,6 +490,18 @@ export class TermCounter {
     for (let k = 0; k < numbers.length; k++) this.bump(this.local(numbers[k] as number), field);
   }
 
+  /**
+   * The UTF-8 byte order of this counter's terms, as ranks among every term of the thread
+   * (`terms`, sorted): `ranks[id]` for local id `id`. What a build's TermOrder for this
+   * counter's units is made of, without sorting its terms again (../index/build-index.ts).
+   */
+  byteRanks(): { readonly terms: readonly string[]; readonly ranks: Int32Array } {
+    const { terms, rank } = this.vocabulary.byteOrder();
+    const ranks = new Int32Array(this.numbers.length);
+    for (let k = 0; k < ranks.length; k++) ranks[k] = rank[this.numbers[k] as number] as number;
+    return { terms, ranks };
+  }
+
   /** The local id of the vocabulary's term number `n`, given one when new here. */
   private local(n: number): number {
     if (n >= this.localOf.length) {
@@ -454,6 +513,7 @@ export class TermCounter {
     if (known !== 0) return known - 1;
     const id = this.terms.length;
     this.terms.push(this.vocabulary.terms[n] as string);
+    this.numbers.push(n);
     this.localOf[n] = id + 1;
     return id;
   }

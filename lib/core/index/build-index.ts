@@ -8,7 +8,7 @@
 // sorted once (TermOrder), the postings in flat arrays — which must give the very same
 // bytes (spec-tests/core/index/build-index.test.ts holds them equal).
 
-import { compareBytes, sortByBytes } from '../../json.js';
+import { sortByBytes } from '../../json.js';
 import type { UnitTerms } from '../analysis/term-counter.js';
 import { encodeIndexFlat, type IndexData, type IndexPostings, type IndexUnit } from './index-format.js';
 
@@ -49,12 +49,12 @@ export function sortedTerms(units: readonly UnitInput[]): { terms: string[]; ran
       map[local] = intern(globalIds, terms, u.dictionary[local] as string);
     }
   }
-  // Renumber in byte order of the terms.
-  const order = terms.map((_, i) => i).sort((a, b) => compareBytes(terms[a] as string, terms[b] as string));
+  // Renumber in byte order of the terms (sorted natively: sortByBytes).
+  const sorted = sortByBytes([...terms]);
   const rank = new Int32Array(terms.length);
-  order.forEach((id, r) => (rank[id] = r));
+  sorted.forEach((term, r) => (rank[globalIds.get(term) as number] = r));
   for (const map of maps.values()) for (let k = 0; k < map.length; k++) if ((map[k] as number) >= 0) map[k] = rank[map[k] as number] as number;
-  return { terms: order.map((id) => terms[id] as string), ranks: maps };
+  return { terms: sorted, ranks: maps };
 }
 
 /** A unit as the index stores it. */
@@ -103,7 +103,19 @@ export class TermOrder {
   /** Per term (by rank): its number in the index being built, or -1 (reset after each use). */
   private readonly slots: Int32Array;
 
-  constructor(dictionaries: readonly (readonly string[])[]) {
+  /**
+   * The order of `dictionaries`' terms; or, with `ranked`, of one dictionary whose terms'
+   * ranks among `ranked.terms` (sorted by UTF-8 bytes) are known already (`ranked.ranks`,
+   * by local id: TermCounter.byteRanks).
+   */
+  constructor(dictionaries: readonly (readonly string[])[], ranked?: { readonly terms: readonly string[]; readonly ranks: Int32Array }) {
+    if (ranked !== undefined) {
+      if (dictionaries.length !== 1 || ranked.ranks.length !== (dictionaries[0] as readonly string[]).length) throw new Error('TermOrder: ranks are given for one dictionary, one per term');
+      this.ranks.set(dictionaries[0] as readonly string[], ranked.ranks);
+      this.terms = ranked.terms;
+      this.slots = new Int32Array(ranked.terms.length).fill(-1);
+      return;
+    }
     const ids = new Map<string, number>();
     const distinct: string[] = [];
     const locals: Int32Array[] = [];

@@ -12,11 +12,16 @@ import { encodeIndex } from '../../../lib/core/index/index-format.js';
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
 /** Units of `texts` (one per text, body field), counted by a new counter at each cut. */
+let latest: TermCounter | null = null;
+/** The counter unitsOf made last. */
+const lastCounter = (): TermCounter => latest as TermCounter;
+
 function unitsOf(texts: readonly string[], cuts: readonly number[]): UnitInput[] {
   const units: UnitInput[] = [];
   let counter = new TermCounter();
+  latest = counter;
   texts.forEach((text, i) => {
-    if (cuts.includes(i)) counter = new TermCounter();
+    if (cuts.includes(i)) latest = counter = new TermCounter();
     counter.count(text, 0);
     counter.count(`doc${i}`, 3);
     units.push({ doc: i, start: 0, end: text.length, tokens: i, words: i, slug: '', trail: [], terms: counter.finishUnit(), dictionary: counter.terms });
@@ -86,6 +91,32 @@ t.test('build-index.ts: encodeUnits with a TermOrder writes the reference bytes 
     { numRuns: 300, seed: 24 },
   );
   t.equal(checked, 900, '300 random corpora, three indexes each, with and without the order: byte-identical to the reference');
+});
+
+// The same, with the order a thread gives its own counter (TermCounter.byteRanks): the
+// packs a build makes beside the analysis (lib/core/engine/v1/packs.ts packsWithin) order
+// each chunk's terms by their ranks among the thread's terms, sorted once per chunk.
+t.test('build-index.ts: encodeUnits with a counter\'s own byte ranks writes the reference bytes (property)', async (t) => {
+  const { encodeUnits, TermOrder } = await import('../../../lib/core/index/build-index.js');
+  const word = fc.constantFrom('alpha', 'Beta', 'useState', 'é', '日本', '\uFE20', '\u{10428}', '\ud800', 'x86_64', 'installing', 'zed', 'a', 'ab', 'b');
+  const texts = fc.array(fc.array(word, { maxLength: 12 }).map((w) => w.join(' ')), { minLength: 1, maxLength: 14 });
+  let checked = 0;
+  fc.assert(
+    fc.property(texts, fc.nat({ max: 13 }), (docs, from) => {
+      const units = unitsOf(docs, []);
+      const dictionary = (units[0] as UnitInput).dictionary;
+      const counterOrder = new TermOrder([dictionary], lastCounter().byteRanks());
+      const reference = (list: UnitInput[]): Buffer => Buffer.from(encodeIndex(buildIndexData(list.length, FIELD_COUNT, list)));
+      for (const list of [units.slice(0, from), units.slice(from)].map((l) => l.map((u, doc) => ({ ...u, doc })))) {
+        if (!Buffer.from(encodeUnits(list.length, FIELD_COUNT, list, counterOrder)).equals(reference(list))) return false;
+        checked++;
+      }
+      return true;
+    }),
+    { numRuns: 300, seed: 24 },
+  );
+  t.equal(checked, 600, '300 random corpora, two indexes each from one order: byte-identical to the reference');
+  t.throws(() => new TermOrder([['a', 'b']], { terms: ['a', 'b'], ranks: new Int32Array(1) }), /one per term/, 'ranks must cover the dictionary');
 });
 
 t.test('build-index.ts: TermOrder sorts every dictionary\'s terms once, by UTF-8 bytes, and ranks them per dictionary', async (t) => {

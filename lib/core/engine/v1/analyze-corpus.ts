@@ -3,23 +3,44 @@
 // The documents are cut into small contiguous chunks handed out as threads ask for them (one
 // shared counter), so every core stays busy to the end whatever the documents cost; results
 // come back as one batch per chunk, in document order, and assemble into the same index
-// however the work was split.
+// however the work was split. In a full build each chunk ends just after a path that cuts a
+// pack, and the thread that analyses it encodes its packs as well (./packs.ts packsWithin):
+// the main thread is left only to write them.
 
 import { Worker } from 'node:worker_threads';
 import { ContextError, fromOsError, toContextError, type ErrorCode } from '../../../errors.js';
-import { BatchReadError, runBatch, type BatchItem, type BatchResult, type BatchTask } from './batch.js';
+import { withPacks } from './assemble.js';
+import { analyzeBatch, BatchReadError, type BatchItem, type BatchResult, type BatchTask } from './batch.js';
+import { cutsPack } from './packs.js';
 
 /** Below this many documents per thread a worker costs more than it saves. */
 const MIN_ITEMS_PER_THREAD = 500;
-/** Documents per chunk: small enough that the last chunks even out, large enough that a chunk's dictionary is worth its merge. */
+/** Documents per chunk (at least): small enough that the last chunks even out, large enough that a chunk's dictionary is worth its merge. */
 export const CHUNK_ITEMS = 256;
 const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./batch-worker.js', import.meta.url) : null;
 
-/** What a worker is given: the whole task, the chunk size, and the shared counter of the next chunk to take. */
+/** What a worker is given: the whole task, where each chunk begins, and the shared counter of the next chunk to take. */
 export interface ChunkedTask {
   readonly task: BatchTask;
-  readonly chunkItems: number;
+  /** Chunk k is items[starts[k], starts[k + 1]) (the last entry: the number of items). */
+  readonly starts: readonly number[];
   readonly next: SharedArrayBuffer;
+}
+
+/**
+ * Where the chunks of `items` begin: every `chunkItems` items; when the task encodes packs,
+ * each chunk runs on to just after the next item whose path cuts a pack (./packs.ts), so
+ * that a chunk begins where a pack does and its packs are made whole on its thread.
+ */
+export function chunkStarts(items: readonly BatchItem[], chunkItems: number, alignToPacks: boolean): number[] {
+  const starts = [0];
+  let at = 0;
+  while (at < items.length) {
+    at = Math.min(items.length, at + chunkItems);
+    if (alignToPacks) while (at < items.length && !cutsPack((items[at - 1] as BatchItem).path)) at++;
+    starts.push(at);
+  }
+  return starts;
 }
 
 /** A chunk's outcome, as a worker posts it (and as this thread records its own). */
@@ -29,8 +50,8 @@ export type ChunkReply =
   | { readonly chunk: number; readonly error: { readonly code: ErrorCode; readonly detail: string | null } };
 
 /** The items of chunk `k`. */
-export function chunkOf(task: BatchTask, chunkItems: number, k: number): BatchTask {
-  return { ...task, items: task.items.slice(k * chunkItems, (k + 1) * chunkItems) };
+function chunkOf(chunked: ChunkedTask, k: number): BatchTask {
+  return { ...chunked.task, items: chunked.task.items.slice(chunked.starts[k], chunked.starts[k + 1]) };
 }
 
 /**
@@ -41,13 +62,13 @@ export function chunkOf(task: BatchTask, chunkItems: number, k: number): BatchTa
  */
 export async function takeChunks(chunked: ChunkedTask, reply: (r: ChunkReply) => void): Promise<void> {
   const next = new Int32Array(chunked.next);
-  const count = Math.ceil(chunked.task.items.length / chunked.chunkItems);
+  const count = chunked.starts.length - 1;
   for (;;) {
     const chunk = Atomics.add(next, 0, 1);
     if (chunk >= count) return;
     let result: BatchResult;
     try {
-      result = await runBatch(chunkOf(chunked.task, chunked.chunkItems, chunk));
+      result = await runChunk(chunkOf(chunked, chunk), chunk === count - 1);
     } catch (err) {
       Atomics.store(next, 0, count);
       if (err instanceof BatchReadError) {
@@ -90,7 +111,7 @@ export async function analyzeCorpus(task: BatchTask, threads: number): Promise<B
   const items = task.items;
   const parts = Math.max(1, Math.min(Math.floor(threads), Math.floor(items.length / MIN_ITEMS_PER_THREAD)));
   if (WORKER_URL === null || parts <= 1) return [await runMain(task)];
-  const chunked: ChunkedTask = { task, chunkItems: CHUNK_ITEMS, next: new SharedArrayBuffer(4) };
+  const chunked: ChunkedTask = { task, starts: chunkStarts(items, CHUNK_ITEMS, task.encodePacks === true), next: new SharedArrayBuffer(4) };
   const replies: ChunkReply[] = [];
   const record = (r: ChunkReply): void => void replies.push(r);
   const url = WORKER_URL;
@@ -105,13 +126,19 @@ export async function analyzeCorpus(task: BatchTask, threads: number): Promise<B
     if ('error' in reply) throw new ContextError(reply.error.code, reply.error.detail ?? undefined);
     results.push(reply.result);
   }
-  if (results.length !== Math.ceil(items.length / CHUNK_ITEMS)) throw new ContextError('internal_error', 'a chunk of the analysis is missing');
+  if (results.length !== chunked.starts.length - 1) throw new ContextError('internal_error', 'a chunk of the analysis is missing');
   return results;
+}
+
+/** A chunk's analysis, and its packs when the task asks for them (`last`: the chunk ends the build's documents). */
+async function runChunk(task: BatchTask, last: boolean): Promise<BatchResult> {
+  const { result, order } = await analyzeBatch(task);
+  return task.encodePacks === true ? withPacks(result, order, last) : result;
 }
 
 async function runMain(task: BatchTask): Promise<BatchResult> {
   try {
-    return await runBatch(task);
+    return await runChunk(task, true);
   } catch (err) {
     if (err instanceof BatchReadError) throw readFailure(err.path, err.code ?? null);
     throw err;

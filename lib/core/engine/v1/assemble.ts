@@ -2,9 +2,10 @@
 // in its batch's contents; files that cannot be documents are set aside with their reason.
 // What goes into which pack, and the packs' indexes, is ./packs.ts's and ./build.ts's.
 
-import type { UnitInput } from '../../index/build-index.js';
+import type { TermOrder, UnitInput } from '../../index/build-index.js';
 import type { SkippedSource } from '../../sources/walk.js';
 import { unitTerms, type BatchResult } from './batch.js';
+import { packsWithin } from './packs.js';
 
 export interface AnalyzedDocument {
   readonly path: string;
@@ -39,4 +40,21 @@ export function analyzedDocuments(batches: readonly BatchResult[]): { documents:
     });
   });
   return { documents, skipped };
+}
+
+/**
+ * `batch` with its packs encoded (a full build's chunk, contents kept): those it holds whole
+ * if a pack begins at its first document (`last`: its documents end the build's, so the
+ * last pack ends with them). `order` gives its dictionary's byte order, asked only if a pack
+ * is encoded.
+ */
+export function withPacks(batch: BatchResult, order: () => TermOrder, last: boolean): BatchResult {
+  const contents = batch.contents;
+  if (contents === null) throw new Error('withPacks: the batch kept no contents');
+  const { documents } = analyzedDocuments([batch]);
+  const inputs = documents.map((d) => {
+    if (d.unchanged) throw new Error('withPacks: a full build has no unchanged documents');
+    return { path: d.path, version: d.version, units: d.units, old: null, content: contents.subarray(d.contentOffset, d.contentOffset + d.bytes) };
+  });
+  return { ...batch, packs: packsWithin(inputs, order, last) };
 }

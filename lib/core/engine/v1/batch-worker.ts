@@ -15,6 +15,9 @@ await takeChunks(workerData as ChunkedTask, (reply: ChunkReply) => {
   if (result.contents !== null && result.contents.byteOffset === 0 && result.contents.byteLength === result.contents.buffer.byteLength) {
     transfer.push(result.contents.buffer as ArrayBuffer);
   }
+  for (const pack of result.packs ?? []) {
+    if (pack.head.byteOffset === 0 && pack.head.byteLength === pack.head.buffer.byteLength) transfer.push(pack.head.buffer as ArrayBuffer);
+  }
   parentPort?.postMessage(reply, transfer);
 });
 parentPort?.postMessage({ done: true });

@@ -5,10 +5,12 @@
 
 import { TermCounter, FIELD_COUNT, type UnitTerms } from '../../analysis/term-counter.js';
 import * as fs from '../../fs.js';
+import { TermOrder } from '../../index/build-index.js';
 import { versionOf } from '../../hash.js';
 import { loadTokenCounter, type TokenizerName } from '../../tokens/count.js';
 import { analyzeDocument } from './analyze.js';
 import type { Granularity } from './config.js';
+import type { LocalPack } from './packs.js';
 
 export interface BatchItem {
   /** The document's path (its identity). */
@@ -28,6 +30,8 @@ export interface BatchTask {
   readonly items: readonly BatchItem[];
   /** Return the documents' bytes (a build writes them to the pack). */
   readonly keepContents: boolean;
+  /** Also encode the packs that lie whole in each chunk (a full build: ./packs.ts packsWithin). */
+  readonly encodePacks?: boolean;
 }
 
 export interface BatchDocument {
@@ -64,6 +68,8 @@ export interface BatchResult {
   readonly tfs: Uint32Array;
   /** The documents' bytes back to back (skipped ones left out), when asked for. */
   readonly contents: Uint8Array | null;
+  /** The packs encoded beside the analysis (`first`: among the documents not skipped), when asked for. */
+  readonly packs: readonly LocalPack[] | null;
 }
 
 /** An OS failure reading an item, reported with the item (a batch never throws for one). */
@@ -104,6 +110,14 @@ class ItemReader {
 }
 
 export async function runBatch(task: BatchTask): Promise<BatchResult> {
+  return (await analyzeBatch(task)).result;
+}
+
+/**
+ * A batch's result, and the byte order of its dictionary's terms (a build's packs made on
+ * the analysing thread need it: ./assemble.ts withPacks; asked only then, as it sorts).
+ */
+export async function analyzeBatch(task: BatchTask): Promise<{ result: BatchResult; order: () => TermOrder }> {
   const countTokens = await loadTokenCounter(task.tokenizer);
   const counter = new TermCounter();
   const documents: BatchDocument[] = [];
@@ -154,14 +168,16 @@ export async function runBatch(task: BatchTask): Promise<BatchResult> {
     termIds.set(t.termIds, u.termStart);
     tfs.set(t.tfs, u.termStart * FIELD_COUNT);
   });
-  return {
+  const result: BatchResult = {
     dictionary: counter.terms,
     documents,
     units,
     termIds,
     tfs,
     contents: task.keepContents ? Buffer.concat(contents) : null,
+    packs: null,
   };
+  return { result, order: () => new TermOrder([counter.terms], counter.byteRanks()) };
 }
 
 /** A unit's terms as views into its batch's arrays. */

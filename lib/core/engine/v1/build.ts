@@ -42,7 +42,7 @@ import {
   PACKS_DIR,
   readManifest,
 } from './manifest.js';
-import type { PackInput } from './packs.js';
+import type { LocalPack, PackInput } from './packs.js';
 import { PackCheck } from './pack-check.js';
 import type { PreviousIndex } from './previous.js';
 import {
@@ -376,7 +376,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     report({ phase: 'read', files: trusted.length, filesTotal: files.length, bytes: 0 });
     const batches = items.length === 0
       ? []
-      : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true }, o.threads ?? 1);
+      : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true, encodePacks: old === null }, o.threads ?? 1);
     const analyzed = (await import('./assemble.js')).analyzedDocuments(batches);
     const skipped = [...listing.skipped, ...analyzed.skipped].sort((a, b) => compareBytes(a.path, b.path));
     // The new cache's documents: the trusted old ones and the analyzed ones, in path order.
@@ -414,9 +414,23 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // document and holds exactly the same documents, all trusted, and ended there for the
     // same reason, the rule would cut the same pack: it is linked, never read. Every other
     // pack is encoded from its documents, old ones taken from their old packs.
-    const { encodePack, packEnds } = await import('./packs.js');
-    // The analysed terms in byte order, sorted once for every pack (../../index/build-index.ts).
-    const order = new (await import('../../index/build-index.js')).TermOrder(batches.map((b) => b.dictionary));
+    const { encodePack, packEnds, placeContents } = await import('./packs.js');
+    // A full build's packs were encoded by the threads that analysed them, each chunk's as
+    // if a pack began at its first document (./packs.ts packsWithin); by where they begin
+    // among the documents (in a full build, exactly the analysed ones, in the batches' order).
+    // One is taken where the build's previous pack ended: that is, at the top of this loop.
+    const localAt = new Map<number, LocalPack>();
+    if (old === null) {
+      let base = 0;
+      for (const batch of batches) {
+        for (const pack of batch.packs ?? []) localAt.set(base + pack.first, pack);
+        base += batch.documents.filter((d) => d.skip === null).length;
+      }
+    }
+    // A rebuild: the analysed terms in byte order, sorted once for every pack it encodes
+    // (../../index/build-index.ts). A full build encodes here only a pack that a chunk began
+    // without beginning it (a file that is not UTF-8 ended the chunk before), which sorts its own.
+    const order = old === null ? undefined : new (await import('../../index/build-index.js')).TermOrder(batches.map((b) => b.dictionary));
     const packs: PackRecord[] = [];
     /** Each pack of the new cache: its bytes, or null for a pack linked from the old cache. */
     const packWrites: { readonly name: string; readonly chunks: readonly Uint8Array[] | null }[] = [];
@@ -455,6 +469,15 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
               continue;
             }
           }
+        }
+        const local = localAt.get(s);
+        if (local !== undefined) {
+          const inputs: PackInput[] = [];
+          for (let i = s; i < s + local.count; i++) inputs.push(await inputOf(documents[i] as NewDocument));
+          packs.push(local.record);
+          packWrites.push({ name: packPath(local.record.sha256), chunks: [local.head, ...placeContents(inputs).contents] });
+          s += local.count;
+          continue;
         }
         const inputs: PackInput[] = [];
         const placed = new Set<string>();

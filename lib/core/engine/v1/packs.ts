@@ -89,8 +89,8 @@ export function indexOfUnits(perDocument: readonly (readonly UnitInput[])[], ord
   return encodeUnits(perDocument.length, FIELD_COUNT, all, order);
 }
 
-/** The pack file of `documents` (path order): its head (list and index), then the contents. */
-export function encodePack(documents: readonly PackInput[], order?: TermOrder): EncodedPack {
+/** Where each document's bytes go in a pack: each distinct content once, in order of first use. */
+export function placeContents(documents: readonly Pick<PackInput, 'path' | 'version' | 'content'>[]): { listed: HeadDocument[]; contents: Uint8Array[]; bytes: number } {
   const placed = new Map<string, number>();
   const listed: HeadDocument[] = [];
   const contents: Uint8Array[] = [];
@@ -105,11 +105,60 @@ export function encodePack(documents: readonly PackInput[], order?: TermOrder): 
     }
     listed.push({ path: d.path, version: d.version, offset: at, bytes: d.content.length });
   }
+  return { listed, contents, bytes: offset };
+}
+
+/** The pack file of `documents` (path order): its head (list and index), then the contents. */
+export function encodePack(documents: readonly PackInput[], order?: TermOrder): EncodedPack {
+  const { listed, contents, bytes } = placeContents(documents);
   const { index, units } = packIndex(documents, order);
   const head = encodeHead(listed, index);
   const sha256 = sha256HexOfBoth(head, contents);
   return {
-    record: { bytes: head.length + offset, sha256: sha256.all, documents: documents.length, units, head: { bytes: head.length, sha256: sha256.first } },
+    record: { bytes: head.length + bytes, sha256: sha256.all, documents: documents.length, units, head: { bytes: head.length, sha256: sha256.first } },
     chunks: [head, ...contents],
   };
+}
+
+/** A pack encoded where its documents were analysed: `count` documents from the `first`. */
+export interface LocalPack {
+  readonly first: number;
+  readonly count: number;
+  readonly record: PackRecord;
+  readonly head: Uint8Array;
+}
+
+/**
+ * The packs of `documents` (fresh, a contiguous run of a full build's documents in path
+ * order, all counted by one dictionary, whose byte order `order` gives) if a pack begins at
+ * the first: each ends where the rule ends it (packEnds), and when `last` (the run ends the
+ * build's documents) the documents after the last such end are the last pack. Where a pack
+ * ends depends only on where it began, so these are the build's packs wherever one of them
+ * begins where the build's previous pack ended: the build (./build.ts) takes each that does
+ * and makes the rest itself. Analysing threads call this on their chunks, which begin where
+ * a pack does (./analyze-corpus.ts chunkStarts), so the packs' indexes, heads and hashes are
+ * made on every core, beside the analysis.
+ */
+export function packsWithin(documents: readonly PackInput[], order: () => TermOrder, last: boolean): LocalPack[] {
+  let sorted: TermOrder | undefined;
+  const packs: LocalPack[] = [];
+  let first = 0;
+  let contentBytes = 0;
+  const placed = new Set<string>();
+  for (let j = 0; j < documents.length; j++) {
+    const d = documents[j] as PackInput;
+    if (d.old !== null) throw new Error('packsWithin: documents must be fresh');
+    if (!placed.has(d.version)) {
+      placed.add(d.version);
+      contentBytes += d.content.length;
+    }
+    if (!packEnds(d.path, contentBytes) && !(last && j === documents.length - 1)) continue;
+    sorted ??= order();
+    const encoded = encodePack(documents.slice(first, j + 1), sorted);
+    packs.push({ first, count: j + 1 - first, record: encoded.record, head: encoded.chunks[0] as Uint8Array });
+    first = j + 1;
+    contentBytes = 0;
+    placed.clear();
+  }
+  return packs;
 }

@@ -125,3 +125,70 @@ t.test('analyze-corpus.ts: chunks handed out on demand come back in document ord
   t.equal(absentFirst, 'io_error: ENOENT', 'the absent document (the earlier) is reported');
   t.match(directoryFirst, /^io_error: E(ISDIR|NOTREG)/, 'the directory (now the earlier) is reported');
 });
+
+// Issue 24 item 2, "pack and index encoding done on the threads that analysed their
+// documents": a full build's chunks run on to just after a path that cuts a pack, so each
+// chunk begins where a pack does, and the thread that analyses it also makes its packs.
+t.test('analyze-corpus.ts: chunkStarts ends each chunk after a path that cuts a pack (when packs are made there)', async (t) => {
+  const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
+  const packsFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'packs.js');
+  if (!existsSync(distFile) || !existsSync(packsFile)) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
+  const { cutsPack } = (await import(pathToFileURL(packsFile).href)) as typeof import('../../../../lib/core/engine/v1/packs.js');
+  const items = Array.from({ length: 2000 }, (_, i) => ({ path: `docs/page-${i}.md`, file: '', offset: 0, length: -1 }));
+  const plain = dist.chunkStarts(items, 256, false);
+  t.same(plain, [0, 256, 512, 768, 1024, 1280, 1536, 1792, 2000], 'without packs: every 256 items');
+  const aligned = dist.chunkStarts(items, 256, true);
+  t.equal(aligned[0], 0);
+  t.equal(aligned[aligned.length - 1], items.length, 'the last chunk ends with the items');
+  for (let k = 1; k < aligned.length - 1; k++) {
+    const start = aligned[k] as number;
+    t.ok(start - (aligned[k - 1] as number) >= 256, `chunk ${k - 1} holds at least 256 items`);
+    t.ok(cutsPack((items[start - 1] as { path: string }).path), `chunk ${k} begins right after a path that cuts`);
+    let firstCut = (aligned[k - 1] as number) + 255;
+    while (!cutsPack((items[firstCut] as { path: string }).path)) firstCut++;
+    t.equal(start, firstCut + 1, `chunk ${k - 1} ends at the first cut from its 256th item`);
+  }
+  t.same(dist.chunkStarts([], 256, true), [0], 'no items, no chunk');
+});
+
+// A chunk whose first document does not begin a pack: the item before it has a path that
+// cuts, but it is not UTF-8 (so not a document, and no pack ends there). The thread made
+// that chunk's packs as if one began there; the build takes only those that begin where its
+// previous pack ended, makes the rest itself, and writes the cache a one-thread build writes.
+t.test('analyze-corpus.ts: a chunk that does not begin a pack (a skipped file cut it) still gives the one-thread cache', async (t) => {
+  const distBuild = join(REPO, 'dist', 'core', 'engine', 'v1', 'build.js');
+  const distChunks = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
+  if (!existsSync(distBuild) || !existsSync(distChunks)) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distBuild).href)) as typeof import('../../../../lib/core/engine/v1/build.js');
+  const chunks = (await import(pathToFileURL(distChunks).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
+  const dir = t.testdir({});
+  const src = join(dir, 'src');
+  mkdirSync(src);
+  const names = Array.from({ length: 1100 }, (_, i) => `p${String(i).padStart(4, '0')}.md`);
+  const starts = chunks.chunkStarts(names.map((path) => ({ path, file: '', offset: 0, length: -1 })), chunks.CHUNK_ITEMS, true);
+  t.ok(starts.length > 3, 'several chunks');
+  const boundary = (starts[1] as number) - 1; // its path cuts: the first chunk ends after it
+  names.forEach((name, i) => {
+    writeFileSync(join(src, name), i === boundary ? Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]) : `# Page ${i}\n\nword${i % 41} and shared text ${i % 7} ${'more words '.repeat(i % 5)}\n`);
+  });
+  const options = { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] };
+  const one = join(dir, 'one');
+  const two = join(dir, 'two');
+  const s1 = await dist.buildCacheV1({ sources: src, cache: one, force: false, createdAt: CREATED, threads: 1, options });
+  const s2 = await dist.buildCacheV1({ sources: src, cache: two, force: false, createdAt: CREATED, threads: 2, options });
+  t.same(s1.skipped.map((s) => s.path), [names[boundary]], 'the file at the boundary is skipped: not UTF-8');
+  t.equal(s2.cacheVersion, s1.cacheVersion, 'the same cache_version');
+  const cacheOnly = (d: string): Record<string, string> => {
+    const snap = snapshot(d);
+    delete snap['build-state.json'];
+    return snap;
+  };
+  t.same(cacheOnly(two), cacheOnly(one), 'every cache file the same, on one thread and on two');
+});
