@@ -20,22 +20,43 @@ export interface AnalyzedDocument {
   readonly contentOffset: number;
 }
 
-/** The batches' documents in order (batches hold contiguous runs of the path order). */
+/** Each document's units in `batch` (by its number in the batch). */
+function unitsByDocument(batch: BatchResult): UnitInput[][] {
+  const unitsOf: UnitInput[][] = batch.documents.map(() => []);
+  for (const u of batch.units) {
+    (unitsOf[u.doc] as UnitInput[]).push({ doc: -1, start: u.start, end: u.end, tokens: u.tokens, words: u.words, slug: u.slug, trail: u.trail, terms: unitTerms(batch, u), dictionary: batch.dictionary });
+  }
+  return unitsOf;
+}
+
+/**
+ * The batches' documents in order (batches hold contiguous runs of the path order). A
+ * document's units are made when first asked for, a batch at a time: a full build asks only
+ * for those of packs its threads did not make.
+ */
 export function analyzedDocuments(batches: readonly BatchResult[]): { documents: AnalyzedDocument[]; skipped: SkippedSource[] } {
   const documents: AnalyzedDocument[] = [];
   const skipped: SkippedSource[] = [];
   batches.forEach((batch, b) => {
-    const unitsOf: UnitInput[][] = batch.documents.map(() => []);
-    for (const u of batch.units) {
-      (unitsOf[u.doc] as UnitInput[]).push({ doc: -1, start: u.start, end: u.end, tokens: u.tokens, words: u.words, slug: u.slug, trail: u.trail, terms: unitTerms(batch, u), dictionary: batch.dictionary });
-    }
+    let unitsOf: UnitInput[][] | null = null;
     let offset = 0;
     batch.documents.forEach((d, doc) => {
       if (d.skip !== null) {
         skipped.push({ path: d.path, reason: d.skip });
         return;
       }
-      documents.push({ path: d.path, version: d.version, bytes: d.bytes, unchanged: d.unchanged, units: unitsOf[doc] as UnitInput[], batch: b, contentOffset: offset });
+      documents.push({
+        path: d.path,
+        version: d.version,
+        bytes: d.bytes,
+        unchanged: d.unchanged,
+        get units(): readonly UnitInput[] {
+          unitsOf ??= unitsByDocument(batch);
+          return unitsOf[doc] as UnitInput[];
+        },
+        batch: b,
+        contentOffset: offset,
+      });
       offset += d.bytes;
     });
   });

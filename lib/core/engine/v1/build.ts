@@ -472,8 +472,12 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         }
         const local = localAt.get(s);
         if (local !== undefined) {
-          const inputs: PackInput[] = [];
-          for (let i = s; i < s + local.count; i++) inputs.push(await inputOf(documents[i] as NewDocument));
+          // Its documents' bytes, as the pack lists them (their units are not needed here).
+          const inputs = documents.slice(s, s + local.count).map((d) => {
+            if (d.kind !== 'analyzed') throw new ContextError('internal_error', 'a pack made beside the analysis holds a document not analysed');
+            const batch = batches[d.doc.batch] as BatchResult;
+            return { path: d.path, version: d.doc.version, content: (batch.contents as Uint8Array).subarray(d.doc.contentOffset, d.doc.contentOffset + d.doc.bytes) };
+          });
           packs.push(local.record);
           packWrites.push({ name: packPath(local.record.sha256), chunks: [local.head, ...placeContents(inputs).contents] });
           s += local.count;
