@@ -69,3 +69,40 @@ t.test('a remembered value prints as it did the first time', async (t) => {
   t.throws(() => formatF32(Number.POSITIVE_INFINITY), RangeError);
   t.throws(() => formatF32(Number.POSITIVE_INFINITY), RangeError, 'refused again, never remembered');
 });
+
+// lib/f32.ts shortestDigits: away from powers of two only the nearest decimal of each
+// precision is tried; it must give the digits the full candidate search gives, everywhere.
+t.test('the nearest-only search gives the candidate search digits', async (t) => {
+  const { byCandidates, shortestDigitsOf } = await import('../lib/f32.js');
+  const cell = new Float32Array(1);
+  const bits = new Uint32Array(cell.buffer);
+  let state = 0x9e3779b9;
+  const random = (): number => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return state >>> 0;
+  };
+  const values: number[] = [];
+  for (let i = 0; i < 150_000; i++) {
+    bits[0] = random() & 0x7fffffff;
+    if (bits[0] >>> 23 === 0xff || bits[0] === 0) continue;
+    values.push(cell[0] as number);
+  }
+  // Scores as selection prints them (BM25 sums in 0..100), and every power of two with its neighbours.
+  for (let i = 1; i < 50_000; i++) values.push(Math.fround((i * 7919) / 977 + i / 3), Math.fround(i / 4093));
+  for (let e = 1; e < 255; e++) {
+    for (let d = -3; d <= 3; d++) {
+      bits[0] = ((e << 23) + d) >>> 0;
+      if (bits[0] >>> 23 !== 0xff && bits[0] !== 0 && bits[0] < 0x80000000) values.push(cell[0] as number);
+    }
+  }
+  const mismatches: string[] = [];
+  for (const v of values) {
+    const fast = shortestDigitsOf(v);
+    const full = byCandidates(v);
+    if (fast.digits !== full.digits || fast.exp !== full.exp) mismatches.push(`${v}: ${fast.digits}e${fast.exp} against ${full.digits}e${full.exp}`);
+  }
+  t.ok(values.length > 240_000, 'random values, scores and powers of two');
+  t.same(mismatches.slice(0, 10), [], 'the same digits for every value');
+});
