@@ -223,12 +223,15 @@ function wordCharAt(s: string, i: number): number {
  * RAW_TOKEN matches, in order, found by a scan of character codes (about twice the
  * regular expression's speed on docs; equal to it, spec-tests/core/ranking/proximity.test.ts).
  *
- * With `starts` (termStarts), only the tokens that may give a term beginning with one of
- * its characters are passed to `fn` (positions still count every token), which spares
- * cutting out and analysing the others. A term of an ASCII token begins with the lowercase
- * of the character where one of its parts begins: the token's first, one after a joiner, or
- * an uppercase letter (a camelCase hump); folding and the stemmer never change a word's
- * first letter. A token holding any other character (NFKC may change it) is always passed.
+ * With `starts` (termStarts), only the tokens that may give one of its terms are passed to
+ * `fn` (positions still count every token), which spares cutting out and analysing the
+ * others. A term of an ASCII token begins as one of its parts does, lowercased: the token
+ * (the whole token's term), or a part beginning at its first character, one after a joiner,
+ * or an uppercase letter (a camelCase hump). Folding never changes a character's place, and
+ * Porter2 keeps a word's first letter and, but where its stem's second letter is `e` or `i`
+ * (`dying` -> `die`, `oing` -> `oe`), its second one too: a part must begin with a term's
+ * first two letters (or its first, for a term of one letter or whose second is `e` or `i`).
+ * A token holding any other character (NFKC may change it) is always passed.
  */
 export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) => void, starts?: Uint8Array): void {
   const n = text.length;
@@ -242,14 +245,14 @@ export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) =>
       continue;
     }
     const start = i;
-    let may = all || partMay(text.charCodeAt(i), starts);
+    let may = all || partMay(text, i, starts);
     i += w;
     for (;;) {
       while (i < n && (w = wordCharAt(text, i)) > 0) {
         if (!may) {
           const c = text.charCodeAt(i);
           // An uppercase letter may begin a part; any non-ASCII character may change in NFKC.
-          if ((c >= 0x41 && c <= 0x5a) || c >= 0x80) may = partMay(c, starts as Uint8Array);
+          if ((c >= 0x41 && c <= 0x5a) || c >= 0x80) may = partMay(text, i, starts as Uint8Array);
         }
         i += w;
       }
@@ -257,7 +260,7 @@ export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) =>
       // A joiner between two runs of letters or digits joins them.
       if ((c === 0x2e || c === 0x5f || c === 0x2d) && wordCharAt(text, i + 1) > 0) {
         i++;
-        if (!may) may = partMay(text.charCodeAt(i), starts as Uint8Array);
+        if (!may) may = partMay(text, i, starts as Uint8Array);
         continue;
       }
       break;
@@ -267,22 +270,37 @@ export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) =>
   }
 }
 
-/** Whether a part beginning with character code `c` may give a term that begins as `starts` asks. */
-function partMay(c: number, starts: Uint8Array): boolean {
+/** In a termStarts table: first letters of the terms asked by it alone, from here (two-letter beginnings before it). */
+const FIRST_ONLY = 128 * 128;
+
+/** Whether a part beginning at `i` of `s` may give a term that `starts` asks for. */
+function partMay(s: string, i: number, starts: Uint8Array): boolean {
+  const c = s.charCodeAt(i);
   if (c >= 0x80) return true;
-  return (starts[c >= 0x41 && c <= 0x5a ? c | 0x20 : c] as number) !== 0;
+  const first = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+  if ((starts[FIRST_ONLY + first] as number) !== 0) return true;
+  let next = s.charCodeAt(i + 1);
+  // Past the end the part has one letter: only terms asked by their first letter could come
+  // of it. Another character outside ASCII: always passed (NFKC may change it).
+  if (!(next < 0x80)) return next >= 0x80;
+  if (next >= 0x41 && next <= 0x5a) next |= 0x20;
+  return (starts[first * 128 + next] as number) !== 0;
 }
 
 /**
- * The characters the given terms begin with, for forEachRawTokenAt: a flag per ASCII code
- * (a term that begins with any other character comes only from a token that holds one,
- * which is always passed).
+ * How the given terms begin, for forEachRawTokenAt: each ASCII term's first two characters,
+ * or its first alone when it has one or its second is `e` or `i` (Porter2 may change a
+ * word's second letter to either). A term that begins with any other character comes only
+ * from a token that holds one, which is always passed.
  */
 export function termStarts(terms: Iterable<string>): Uint8Array {
-  const starts = new Uint8Array(128);
+  const starts = new Uint8Array(FIRST_ONLY + 128);
   for (const t of terms) {
     const c = t.charCodeAt(0);
-    if (c < 0x80) starts[c] = 1;
+    if (!(c < 0x80)) continue;
+    const d = t.charCodeAt(1);
+    if (t.length < 2 || d === 0x65 || d === 0x69) starts[FIRST_ONLY + c] = 1;
+    else if (d < 0x80) starts[c * 128 + d] = 1;
   }
   return starts;
 }
