@@ -7,25 +7,33 @@
 // `npm run build` writes each encoding's tokens once more, from the package's own table
 // (scripts/rank-tables.mjs), as plain bytes:
 //
-//   "CTXRANK1"                      8 bytes
+//   "CTXRANK2"                      8 bytes
 //   count                           u32 little-endian: ranks 0 .. count-1
-//   reserved                        u32, 0
+//   slot count                      u32 little-endian: a power of two, at least 2 * count
+//   digest                          32 bytes: the sha256 of everything after these 48 bytes
 //   ends[0 .. count-1]              u32 little-endian: token r is arena[ends[r-1] .. ends[r])
 //                                   (ends[-1] = 0; a rank the encoding does not use is empty)
+//   slots[0 .. slot count-1]        i32 little-endian: the open-addressing table below (-1: empty)
 //   arena                           every token's bytes, in rank order
 //
 // and RankTable reads it: a token is found by its bytes through an open-addressing table of
-// ranks (FNV-1a of the bytes, then a byte compare), built at load (~200,000 hashes, a few
-// ms). mergeCount counts a piece's tokens by byte-pair merging on it, as the encoding does:
+// ranks (FNV-1a of the bytes, then a byte compare). The table is built once, when the file
+// is written, and stored in it: a process that counts checks the digest (~3 ms) and reads
+// the ends and slots where they lie in the file, instead of hashing every token again
+// (~200,000 hashes: ~20 ms of a cold process, such as a one-shot `context resolve`, in
+// cold code). mergeCount counts a piece's tokens by byte-pair merging on it, as the encoding does:
 // start from single bytes, repeatedly join the adjacent pair whose joined bytes have the
 // lowest rank (the leftmost such pair on a tie), until no adjacent pair is a token; the
 // count is the parts left. Tests hold every rank equal to the package's table and every count
 // equal to the package's countTokens (count.test.ts, rank-table.test.ts).
 
-import { fnv1a } from '../hash.js';
+import { fnv1a, sha256Hex } from '../hash.js';
 
-const MAGIC = 'CTXRANK1';
-const HEADER_BYTES = 16;
+const MAGIC = 'CTXRANK2';
+const HEADER_BYTES = 48;
+const DIGEST_AT = 16;
+/** Typed arrays read the file's little-endian words as they lie only on a little-endian machine. */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 export class RankTableError extends Error {
   override readonly name = 'RankTableError';
@@ -37,14 +45,23 @@ export class RankTable {
   readonly #slots: Int32Array; // a rank, or -1: empty
   readonly #mask: number;
 
-  /** Token r is `arena[ends[r-1] .. ends[r])` (an empty range: a rank not used). */
-  constructor(arena: Uint8Array, ends: Uint32Array) {
+  /**
+   * Token r is `arena[ends[r-1] .. ends[r])` (an empty range: a rank not used). The slots
+   * are built here, or given (`slots`: as this constructor built them, read from a file
+   * whose digest was checked).
+   */
+  constructor(arena: Uint8Array, ends: Uint32Array, slots?: Int32Array) {
     this.#arena = arena;
     this.#ends = ends;
-    let slots = 2;
-    while (slots < ends.length * 2) slots *= 2;
-    this.#mask = slots - 1;
-    this.#slots = new Int32Array(slots).fill(-1);
+    if (slots !== undefined) {
+      this.#slots = slots;
+      this.#mask = slots.length - 1;
+      return;
+    }
+    let size = 2;
+    while (size < ends.length * 2) size *= 2;
+    this.#mask = size - 1;
+    this.#slots = new Int32Array(size).fill(-1);
     let start = 0;
     for (let r = 0; r < ends.length; r++) {
       const end = ends[r]!;
@@ -66,30 +83,51 @@ export class RankTable {
     if (file.length < HEADER_BYTES || String.fromCharCode(...file.subarray(0, 8)) !== MAGIC) throw new RankTableError('not a rank table');
     const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
     const count = view.getUint32(8, true);
-    const arenaStart = HEADER_BYTES + 4 * count;
+    const slotCount = view.getUint32(12, true);
+    if ((slotCount & (slotCount - 1)) !== 0 || slotCount < Math.max(2, count * 2)) throw new RankTableError('the slot count is not a power of two at least twice the ranks');
+    const slotsAt = HEADER_BYTES + 4 * count;
+    const arenaStart = slotsAt + 4 * slotCount;
     if (arenaStart > file.length) throw new RankTableError('truncated');
-    const ends = new Uint32Array(count);
-    for (let r = 0; r < count; r++) ends[r] = view.getUint32(HEADER_BYTES + 4 * r, true);
+    if (sha256Hex(file.subarray(HEADER_BYTES)) !== Buffer.from(file.subarray(DIGEST_AT, HEADER_BYTES)).toString('hex')) throw new RankTableError('the bytes do not match their digest');
+    let ends: Uint32Array;
+    let slots: Int32Array;
+    if (LITTLE_ENDIAN && file.byteOffset % 4 === 0) {
+      ends = new Uint32Array(file.buffer, file.byteOffset + HEADER_BYTES, count);
+      slots = new Int32Array(file.buffer, file.byteOffset + slotsAt, slotCount);
+    } else {
+      ends = new Uint32Array(count);
+      for (let r = 0; r < count; r++) ends[r] = view.getUint32(HEADER_BYTES + 4 * r, true);
+      slots = new Int32Array(slotCount);
+      for (let k = 0; k < slotCount; k++) slots[k] = view.getInt32(slotsAt + 4 * k, true);
+    }
     const arena = file.subarray(arenaStart);
     if ((count === 0 ? 0 : ends[count - 1]!) !== arena.length) throw new RankTableError('the arena is not the size the ranks say');
-    return new RankTable(arena, ends);
+    return new RankTable(arena, ends, slots);
   }
 
   /** The file's bytes for `tokens` (token r's bytes at index r; empty: a rank not used). */
   static toBytes(tokens: readonly Uint8Array[]): Uint8Array {
     const arenaBytes = tokens.reduce((n, t) => n + t.length, 0);
-    const out = new Uint8Array(HEADER_BYTES + 4 * tokens.length + arenaBytes);
+    const arena = new Uint8Array(arenaBytes);
+    const ends = new Uint32Array(tokens.length);
+    let end = 0;
+    tokens.forEach((t, r) => {
+      arena.set(t, end);
+      end += t.length;
+      ends[r] = end;
+    });
+    const slots = new RankTable(arena, ends).#slots; // RankTableError when two ranks share bytes
+    const slotsAt = HEADER_BYTES + 4 * tokens.length;
+    const arenaStart = slotsAt + 4 * slots.length;
+    const out = new Uint8Array(arenaStart + arenaBytes);
     const view = new DataView(out.buffer);
     for (let i = 0; i < 8; i++) out[i] = MAGIC.charCodeAt(i);
     view.setUint32(8, tokens.length, true);
-    let end = 0;
-    let at = HEADER_BYTES + 4 * tokens.length;
-    tokens.forEach((t, r) => {
-      end += t.length;
-      view.setUint32(HEADER_BYTES + 4 * r, end, true);
-      out.set(t, at);
-      at += t.length;
-    });
+    view.setUint32(12, slots.length, true);
+    ends.forEach((e, r) => view.setUint32(HEADER_BYTES + 4 * r, e, true));
+    slots.forEach((v, k) => view.setInt32(slotsAt + 4 * k, v, true));
+    out.set(arena, arenaStart);
+    out.set(Buffer.from(sha256Hex(out.subarray(HEADER_BYTES)), 'hex'), DIGEST_AT);
     return out;
   }
 

@@ -63,8 +63,32 @@ t.test('rank-table.ts: the file format is checked, a damaged file is refused', a
   t.throws(() => RankTable.fromBytes(wrongMagic), { name: 'RankTableError' }, 'not a rank table');
   t.throws(() => RankTable.fromBytes(RankTable.toBytes([utf8.encode('a'), utf8.encode('a')])), { name: 'RankTableError' }, 'two ranks with the same bytes');
   const badEnds = Uint8Array.from(bytes);
-  new DataView(badEnds.buffer).setUint32(16, 99, true); // rank 0 ends past the arena
-  t.throws(() => RankTable.fromBytes(badEnds), { name: 'RankTableError' }, 'a rank outside the arena');
+  new DataView(badEnds.buffer).setUint32(48, 99, true); // rank 0 ends past the arena
+  t.throws(() => RankTable.fromBytes(badEnds), { name: 'RankTableError', message: 'the bytes do not match their digest' }, 'a rank outside the arena: its digest no longer matches');
+  const badSlot = Uint8Array.from(bytes);
+  new DataView(badSlot.buffer).setInt32(48 + 4 * 5, 3, true); // a slot's rank changed
+  t.throws(() => RankTable.fromBytes(badSlot), { name: 'RankTableError', message: 'the bytes do not match their digest' }, 'a changed slot: refused, never a wrong lookup');
+  const badCount = Uint8Array.from(bytes);
+  new DataView(badCount.buffer).setUint32(12, 12, true);
+  t.throws(() => RankTable.fromBytes(badCount), { name: 'RankTableError' }, 'a slot count that is not a power of two');
+  const tooFew = Uint8Array.from(bytes);
+  new DataView(tooFew.buffer).setUint32(12, 4, true);
+  t.throws(() => RankTable.fromBytes(tooFew), { name: 'RankTableError' }, 'fewer slots than twice the ranks');
+  // A file read at an offset that is not a multiple of 4 (no typed array view there): read word by word, the same table.
+  const shifted = new Uint8Array(bytes.length + 1);
+  shifted.set(bytes, 1);
+  const copied = RankTable.fromBytes(shifted.subarray(1));
+  t.same([0, 1, 3, 4].map((r) => copied.rank(table.bytesOf(r), 0, table.bytesOf(r).length)), [0, 1, 3, 4], 'every token found in a table read from unaligned bytes');
+  t.equal(copied.rank(utf8.encode('ba'), 0, 2), -1);
+});
+
+t.test('rank-table.ts: the slots stored in a file are the ones built from its tokens', async (t) => {
+  for (const name of ['o200k_base', 'cl100k_base']) {
+    const file = readFileSync(tableFile(name));
+    const read = RankTable.fromBytes(file);
+    const tokens = Array.from({ length: read.size }, (_, r) => read.bytesOf(r));
+    t.ok(same(RankTable.toBytes(tokens), file), `${name}: written again from its tokens, the same bytes`);
+  }
 });
 
 t.test('rank-table.ts: the byte merge leaves as many tokens as the package\'s byte-pair encoding', async (t) => {
