@@ -228,16 +228,8 @@ export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): I
     if (at >= 0 && found[found.length - 1] !== at) found.push(at);
   }
   const { table, stringOffsets, strings: stringBytes, termOffsets, termBlob } = reader.sections();
-  const out = new ByteWriter(headerSize(reader.fieldCount) + table.byteLength + stringOffsets.byteLength + stringBytes.length + 64 * found.length + 64);
-  writeHeader(out, reader.docCount, reader.unitCount, found.length, reader.lengthSums);
-  const rows = new ByteWriter(table.byteLength);
-  rows.u32s(table);
-  section(out, rows);
-  const strings = new ByteWriter(stringOffsets.byteLength + stringBytes.length);
-  strings.u32s(stringOffsets);
-  strings.bytes(stringBytes);
-  section(out, strings);
-  // A query has a few terms: small buffers (they grow if need be).
+  // A query has a few terms: small buffers first (they grow if need be), so that the index's
+  // own buffer is allocated once at its exact size and nothing is copied twice.
   const dict = new ByteWriter(64);
   const blob = new ByteWriter(256);
   for (const at of found) {
@@ -246,7 +238,6 @@ export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): I
   }
   dict.u32(blob.length);
   dict.bytes(blob.view8());
-  section(out, dict);
   const stats = new ByteWriter(64);
   const post = new ByteWriter(1024);
   for (const at of found) {
@@ -259,9 +250,22 @@ export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): I
       prev = units[k] as number;
     }
   }
+  const stringsLength = stringOffsets.byteLength + stringBytes.length;
+  const size = headerSize(reader.fieldCount) + sectionSize(table.byteLength) + sectionSize(stringsLength) + sectionSize(dict.length) + sectionSize(stats.length) + sectionSize(post.length);
+  const out = new ByteWriter(size);
+  writeHeader(out, reader.docCount, reader.unitCount, found.length, reader.lengthSums);
+  // The rows and strings sections as `section` writes them, copied straight in.
+  out.u32(table.byteLength);
+  out.u32s(table);
+  out.align();
+  out.u32(stringsLength);
+  out.u32s(stringOffsets);
+  out.bytes(stringBytes);
+  out.align();
+  section(out, dict);
   section(out, stats);
   section(out, post);
-  return new IndexReader(out.view8().slice());
+  return new IndexReader(out.view8());
 }
 
 /**
