@@ -227,10 +227,10 @@ function wordCharAt(s: string, i: number): number {
  * `fn` (positions still count every token), which spares cutting out and analysing the
  * others. A term of an ASCII token begins as one of its parts does, lowercased: the token
  * (the whole token's term), or a part beginning at its first character, one after a joiner,
- * or an uppercase letter (a camelCase hump). Folding never changes a character's place, and
- * Porter2 keeps a word's first letter and, but where its stem's second letter is `e` or `i`
- * (`dying` -> `die`, `oing` -> `oe`), its second one too: a part must begin with a term's
- * first two letters (or its first, for a term of one letter or whose second is `e` or `i`).
+ * or an uppercase letter (a camelCase hump). Folding never changes a character's place;
+ * Porter2 keeps a word's first letter, and its second too unless the stem's second letter is
+ * `e` or `i` (`dying` -> `die`, `oing` -> `oe`). So a part must begin with a term's first two
+ * letters (or its first, for a term of one letter or whose second is `e` or `i`).
  * A token holding any other character (NFKC may change it) is always passed.
  */
 export function forEachRawTokenAt(text: string, fn: (raw: string, at: number) => void, starts?: Uint8Array): void {
