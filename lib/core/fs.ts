@@ -1,8 +1,10 @@
-// The core's one door to the file system: the few synchronous calls the engine needs, in
-// one place, so the rest of lib/core stays free of process state and is easy to audit.
+// The core's one door to the file system: the few synchronous calls the engine needs (and
+// one asynchronous flush), in one place, so the rest of lib/core stays free of process
+// state and is easy to audit.
 // Every call here is one syscall-sized operation; callers keep per-file work O(1).
 
 import * as fs from 'node:fs';
+import * as fsAsync from 'node:fs/promises';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 
@@ -92,6 +94,25 @@ export const readDirNames = (path: string): string[] => fs.readdirSync(path);
 export const readDirRaw = (path: string): fs.Dirent<Buffer>[] => fs.readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
 export const mkdir = (path: string): void => void fs.mkdirSync(path, { recursive: true });
 export const makeTempDir = (prefix: string): string => fs.mkdtempSync(prefix);
+/** Removes a file; nothing when it is absent. */
+export const removeFile = (path: string): void => fs.rmSync(path, { force: true });
+/**
+ * Starts the flush of `path` to the disk: an fsync on libuv's threads, while the caller goes
+ * on. Resolves when it ends, whether it succeeded or not: only syncTree's fsync, later,
+ * vouches that a file reached the disk; this one only gets it going early.
+ */
+export async function flushSoon(path: string): Promise<void> {
+  try {
+    const handle = await fsAsync.open(path, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // syncTree meets the same failure, and reports it.
+  }
+}
 /**
  * Gives `dir` (made by makeTempDir: always 0700) the mode a plain mkdir gives under the
  * process's umask, learnt from a probe directory made inside it (the core never reads the

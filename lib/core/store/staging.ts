@@ -124,19 +124,37 @@ export function checkCacheTarget(cache: string, force: boolean, guard?: TargetGu
 const COLLIDED = new Set(['ENOTEMPTY', 'EEXIST']);
 
 /**
- * Calls `write(tempDir)` to fill a fresh temporary directory beside `cache`, then swaps it
- * into place; returns what `write` returned. OS failures become io_error. `replace` false
- * (a build without --force): a cache that another build put there meanwhile is not
- * replaced; this build fails instead.
+ * A fresh temporary directory beside `cache`, named as this build's (a killed build's is
+ * swept by the next): where writeCacheAtomically fills a cache before it swaps it in. A
+ * build may make it earlier and write into it while it works (./../engine/v1/early-packs.ts);
+ * it then hands it to writeCacheAtomically, or removes it.
  */
-export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) => T, replace = true): T {
-  const parent = dirname(cache);
-  const me = currentOwner();
+export function stageCache(cache: string): string {
   let temp: string | undefined;
   try {
-    fs.mkdir(parent);
-    temp = fs.makeTempDir(stagingPrefix(cache, 'tmp', me));
+    fs.mkdir(dirname(cache));
+    temp = fs.makeTempDir(stagingPrefix(cache, 'tmp', currentOwner()));
     fs.applyUmask(temp); // a cache is readable by whom the umask says, like the files in it
+    return temp;
+  } catch (err) {
+    if (temp !== undefined) fs.removeTree(temp);
+    throw fromOsError(err, 'io_error');
+  }
+}
+
+/**
+ * Calls `write(tempDir)` to fill a fresh temporary directory beside `cache` (or `staged`,
+ * one stageCache made, already partly filled), then swaps it into place; returns what
+ * `write` returned. OS failures become io_error. `replace` false (a build without --force):
+ * a cache that another build put there meanwhile is not replaced; this build fails instead.
+ * The temporary directory is gone when this returns or throws: published, or removed.
+ */
+export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) => T, replace = true, staged?: string): T {
+  const parent = dirname(cache);
+  const me = currentOwner();
+  let temp: string | undefined = staged;
+  try {
+    temp ??= stageCache(cache);
     const result = write(temp);
     // Durable before visible: the new cache's files and directories reach the disk before
     // the rename that publishes it, and the parent's entry right after (docs/reliability.md).

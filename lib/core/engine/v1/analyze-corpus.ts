@@ -106,18 +106,37 @@ function readFailure(path: string, code: string | null): ContextError {
   return fromOsError(Object.assign(new Error(`cannot read ${path}`), { code }), 'io_error');
 }
 
-/** Analyzes `items` (in order) on up to `threads` threads; batches come back in order. */
-export async function analyzeCorpus(task: BatchTask, threads: number): Promise<BatchResult[]> {
+/**
+ * Analyzes `items` (in order) on up to `threads` threads; batches come back in order.
+ * `arrived`, when given, is called on the main thread with each chunk's batch as soon as it
+ * is done, in whatever order they finish (a full build writes their packs then: ./early-packs.ts);
+ * should it throw, the analysis runs to its end and that error is thrown.
+ */
+export async function analyzeCorpus(task: BatchTask, threads: number, arrived?: (batch: BatchResult) => void): Promise<BatchResult[]> {
   const items = task.items;
   const parts = Math.max(1, Math.min(Math.floor(threads), Math.floor(items.length / MIN_ITEMS_PER_THREAD)));
-  if (WORKER_URL === null || parts <= 1) return [await runMain(task)];
+  if (WORKER_URL === null || parts <= 1) {
+    const batch = await runMain(task);
+    arrived?.(batch);
+    return [batch];
+  }
   const chunked: ChunkedTask = { task, starts: chunkStarts(items, CHUNK_ITEMS, task.encodePacks === true), next: new SharedArrayBuffer(4) };
   const replies: ChunkReply[] = [];
-  const record = (r: ChunkReply): void => void replies.push(r);
+  let failed: { readonly error: unknown } | null = null;
+  const record = (r: ChunkReply): void => {
+    replies.push(r);
+    if (arrived === undefined || failed !== null || !('result' in r)) return;
+    try {
+      arrived(r.result);
+    } catch (error) {
+      failed = { error };
+    }
+  };
   const url = WORKER_URL;
   const workers = Array.from({ length: parts - 1 }, () => runWorker(url, chunked, record));
   await takeChunks(chunked, record);
   await Promise.all(workers);
+  if (failed !== null) throw (failed as { readonly error: unknown }).error;
   // Failures are reported in document order, whichever thread met them first.
   replies.sort((a, b) => a.chunk - b.chunk);
   const results: BatchResult[] = [];

@@ -5,7 +5,9 @@
 import type { TermOrder, UnitInput } from '../../index/build-index.js';
 import type { SkippedSource } from '../../sources/walk.js';
 import { unitTerms, type BatchResult } from './batch.js';
-import { packsWithin } from './packs.js';
+import type { PackFile } from './early-packs.js';
+import { packPath } from './manifest.js';
+import { packsWithin, placeContents } from './packs.js';
 
 export interface AnalyzedDocument {
   readonly path: string;
@@ -78,4 +80,21 @@ export function withPacks(batch: BatchResult, order: () => TermOrder, last: bool
     return { path: d.path, version: d.version, units: d.units, old: null, content: contents.subarray(d.contentOffset, d.contentOffset + d.bytes) };
   });
   return { ...batch, packs: packsWithin(inputs, order, last) };
+}
+
+/**
+ * The pack files `batch`'s thread made (withPacks), each with its name and bytes: its head,
+ * then each distinct content once, in the order its documents list them (./packs.ts
+ * placeContents: the bytes encodePack writes).
+ */
+export function localPackFiles(batch: BatchResult): PackFile[] {
+  const packs = batch.packs ?? [];
+  if (packs.length === 0) return [];
+  const contents = batch.contents;
+  if (contents === null) throw new Error('localPackFiles: the batch kept no contents');
+  const { documents } = analyzedDocuments([batch]);
+  return packs.map((p) => {
+    const inputs = documents.slice(p.first, p.first + p.count).map((d) => ({ path: d.path, version: d.version, content: contents.subarray(d.contentOffset, d.contentOffset + d.bytes) }));
+    return { name: packPath(p.record.sha256), chunks: [p.head, ...placeContents(inputs).contents] };
+  });
 }

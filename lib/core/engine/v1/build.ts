@@ -27,6 +27,7 @@ import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
 import type { AnalyzedDocument } from './assemble.js';
+import { EarlyPacks } from './early-packs.js';
 import type { BatchItem, BatchResult } from './batch.js';
 import { buildConfig, type V1Options } from './config.js';
 import {
@@ -374,10 +375,32 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     }
 
     report({ phase: 'read', files: trusted.length, filesTotal: files.length, bytes: 0 });
+    // A full build writes each pack into the cache's staging directory as soon as the thread
+    // that made it hands it back (./early-packs.ts); a rebuild writes what it writes at the
+    // end, and so does a build its caller may end before it writes (`beforeWrite`: the MCP
+    // server's background build, whose worker is ended at once when cancelled mid-analysis,
+    // and must then have written nothing).
+    const early = old === null && items.length > 0 && o.beforeWrite === undefined ? new EarlyPacks(o.cache) : null;
+    try {
+      return await buildWith(old, trusted, items, reread, early);
+    } finally {
+      await early?.discard();
+    }
+  }
+
+  async function buildWith(
+    old: OldCache | null,
+    trusted: readonly Extract<NewDocument, { kind: 'old' }>[],
+    items: readonly BatchItem[],
+    reread: ReadonlyMap<string, number>,
+    early: EarlyPacks | null,
+  ): Promise<V1BuildSummary> {
+    const assemble = await import('./assemble.js');
+    const arrived = early === null ? undefined : (batch: BatchResult): void => early.add(assemble.localPackFiles(batch));
     const batches = items.length === 0
       ? []
-      : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true, encodePacks: old === null }, o.threads ?? 1);
-    const analyzed = (await import('./assemble.js')).analyzedDocuments(batches);
+      : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true, encodePacks: old === null }, o.threads ?? 1, arrived);
+    const analyzed = assemble.analyzedDocuments(batches);
     const skipped = [...listing.skipped, ...analyzed.skipped].sort((a, b) => compareBytes(a.path, b.path));
     // The new cache's documents: the trusted old ones and the analyzed ones, in path order.
     const documents: NewDocument[] = [];
@@ -432,8 +455,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // without beginning it (a file that is not UTF-8 ended the chunk before), which sorts its own.
     const order = old === null ? undefined : new (await import('../../index/build-index.js')).TermOrder(batches.map((b) => b.dictionary));
     const packs: PackRecord[] = [];
-    /** Each pack of the new cache: its bytes, or null for a pack linked from the old cache. */
-    const packWrites: { readonly name: string; readonly chunks: readonly Uint8Array[] | null }[] = [];
+    /** Each pack of the new cache: its bytes, null for a pack linked from the old cache, or 'written' (./early-packs.ts). */
+    const packWrites: { readonly name: string; readonly chunks: readonly Uint8Array[] | null | 'written' }[] = [];
     const inputOf = async (d: NewDocument): Promise<PackInput> => {
       const fresh = d.kind === 'analyzed' ? d.doc : null;
       const content = fresh === null ? null : ((batches[fresh.batch] as BatchResult).contents as Uint8Array).subarray(fresh.contentOffset, fresh.contentOffset + fresh.bytes);
@@ -479,7 +502,9 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
             return { path: d.path, version: d.doc.version, content: (batch.contents as Uint8Array).subarray(d.doc.contentOffset, d.doc.contentOffset + d.doc.bytes) };
           });
           packs.push(local.record);
-          packWrites.push({ name: packPath(local.record.sha256), chunks: [local.head, ...placeContents(inputs).contents] });
+          const name = packPath(local.record.sha256);
+          // Written while the analysis ran (the same bytes: the same head and contents), or now.
+          packWrites.push({ name, chunks: early?.has(name) === true ? 'written' : [local.head, ...placeContents(inputs).contents] });
           s += local.count;
           continue;
         }
@@ -538,12 +563,17 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       packs,
     });
     report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesStored });
+    if (early !== null) {
+      await early.settle();
+      early.prune(new Set(packWrites.map((w) => w.name)));
+    }
     o.beforeWrite?.();
     writeCacheAtomically(
       o.cache,
       (temp) => {
         fs.mkdir(join(temp, PACKS_DIR));
         for (const w of packWrites) {
+          if (w.chunks === 'written') continue;
           if (w.chunks === null) fs.linkOrCopy(join(o.cache, w.name), join(temp, w.name));
           else fs.createFileFrom(join(temp, w.name), w.chunks);
         }
@@ -553,6 +583,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps));
       },
       o.force, // without --force, a cache another build put there meanwhile is not replaced
+      early?.handOver(),
     );
     report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
     return summary(false);

@@ -273,9 +273,15 @@ t.test('Invariant "Atomic": an injected write or rename failure leaves no partia
       rename: (a: string, b: string) => (what === 'rename' && ++calls === nth ? fail() : realFs.rename(a, b)),
     };
     const staging = await t.mockImport('../../../../lib/core/store/staging.js', { '../../../../lib/core/fs.js': mockedFs });
+    // A full build writes its packs through early-packs.ts (into the staging directory, while it analyses).
+    const early = await t.mockImport('../../../../lib/core/engine/v1/early-packs.js', {
+      '../../../../lib/core/fs.js': mockedFs,
+      '../../../../lib/core/store/staging.js': staging,
+    });
     return t.mockImport<typeof import('../../../../lib/core/engine/v1/build.js')>('../../../../lib/core/engine/v1/build.js', {
       '../../../../lib/core/fs.js': mockedFs,
       '../../../../lib/core/store/staging.js': staging,
+      '../../../../lib/core/engine/v1/early-packs.js': early,
     });
   };
   const opts = (sources: string, cache: string, force: boolean) => ({

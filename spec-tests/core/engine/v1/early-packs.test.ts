@@ -1,0 +1,101 @@
+// Checks lib/core/engine/v1/early-packs.ts ("each pack is written into the cache's staging
+// directory as soon as its chunk comes back ... removes any pack written here that the cache
+// does not list ... a build that fails first removes it") and analyze-corpus.ts's `arrived`
+// ("called on the main thread with each chunk's batch as soon as it is done ... should it
+// throw, the analysis runs to its end and that error is thrown"). Issue 24 item 5: the fsync
+// that publishes the cache is unchanged (writeCacheAtomically's syncTree); these writes only
+// start earlier.
+import t from 'tap';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EarlyPacks } from '../../../../lib/core/engine/v1/early-packs.js';
+import { namesIn } from '../v0/fixture.js';
+import { REPO } from '../../../mcp/spawn-server.js';
+
+const utf8 = new TextEncoder();
+
+t.test('EarlyPacks: writes beside the cache, prunes what is not listed, hands over or removes its directory', async (t) => {
+  const dir = t.testdir({});
+  const cache = join(dir, 'cache');
+  const early = new EarlyPacks(cache);
+  t.same(namesIn(dir).length, 1, 'one staging directory beside the cache, the cache itself not there');
+  t.ok(namesIn(dir)[0]?.startsWith('.cache.tmp-'), 'named as this build\'s staging directory');
+  early.add([
+    { name: 'packs/a.pack', chunks: [utf8.encode('head-a'), utf8.encode('one'), utf8.encode('two')] },
+    { name: 'packs/b.pack', chunks: [utf8.encode('head-b')] },
+  ]);
+  early.add([{ name: 'packs/a.pack', chunks: [utf8.encode('other bytes')] }]); // already written: kept as it was
+  t.ok(early.has('packs/a.pack') && early.has('packs/b.pack') && !early.has('packs/c.pack'));
+  await early.settle();
+  t.equal(readFileSync(join(early.dir, 'packs', 'a.pack'), 'utf8'), 'head-aonetwo', 'the chunks, one after the other');
+  early.prune(new Set(['packs/a.pack', 'manifest.json']));
+  t.same(readdirSync(join(early.dir, 'packs')), ['a.pack'], 'a pack the cache does not list is removed');
+  const handed = early.handOver();
+  await early.discard();
+  t.ok(existsSync(handed), 'handed over: discard leaves it to writeCacheAtomically');
+
+  const failing = new EarlyPacks(join(dir, 'other'));
+  mkdirSync(join(failing.dir, 'packs', 'taken.pack')); // a directory where the pack goes: its write fails
+  failing.add([{ name: 'packs/taken.pack', chunks: [utf8.encode('x')] }, { name: 'packs/next.pack', chunks: [utf8.encode('y')] }]);
+  t.notOk(failing.has('packs/next.pack'), 'after a failure nothing more is written');
+  await t.rejects(failing.settle(), { code: 'io_error' }, 'the write failure, from settle (add never throws)');
+  await failing.discard();
+  t.notOk(existsSync(failing.dir), 'a build that fails removes its staging directory');
+});
+
+t.test('analyzeCorpus: `arrived` sees every batch once, on the main thread; its error is thrown after the analysis', async (t) => {
+  const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
+  if (!existsSync(distFile)) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
+  const dir = t.testdir({});
+  const items = Array.from({ length: 1200 }, (_, i) => {
+    const path = `d${String(i).padStart(4, '0')}.md`;
+    writeFileSync(join(dir, path), `# Doc ${i}\n\nword${i % 37} shared text ${i}\n`);
+    return { path, file: join(dir, path), offset: 0, length: -1 };
+  });
+  const task = { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true, encodePacks: true };
+  const seen: string[] = [];
+  const batches = await dist.analyzeCorpus(task, 2, (batch) => seen.push(batch.documents[0]?.path ?? ''));
+  t.ok(batches.length > 2, 'several chunks');
+  t.same([...seen].sort(), batches.map((b) => b.documents[0]?.path ?? '').sort(), 'each batch handed over once');
+  let calls = 0;
+  await t.rejects(
+    dist.analyzeCorpus(task, 2, () => {
+      calls++;
+      throw new Error('refused');
+    }),
+    { message: 'refused' },
+  );
+  t.equal(calls, 1, 'after its first error it is not called again');
+});
+
+t.test('a full build on two threads: its cache lists every pack it holds, and nothing is left beside it', async (t) => {
+  const distBuild = join(REPO, 'dist', 'core', 'engine', 'v1', 'build.js');
+  if (!existsSync(distBuild)) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distBuild).href)) as typeof import('../../../../lib/core/engine/v1/build.js');
+  const dir = t.testdir({});
+  const src = join(dir, 'src');
+  mkdirSync(src);
+  for (let i = 0; i < 1300; i++) writeFileSync(join(src, `p${String(i).padStart(4, '0')}.md`), `# Page ${i}\n\nword${i % 41} and text ${i % 7}\n`);
+  const options = { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] };
+  const cache = join(dir, 'cache');
+  await dist.buildCacheV1({ sources: src, cache, force: false, createdAt: '1970-01-01T00:00:00Z', threads: 2, options });
+  const manifest = JSON.parse(readFileSync(join(cache, 'manifest.json'), 'utf8')) as { files: { packs: { sha256: string }[] } };
+  t.same(readdirSync(join(cache, 'packs')).sort(), manifest.files.packs.map((p) => `${p.sha256}.pack`).sort(), 'the packs directory holds exactly the listed packs');
+  t.same(namesIn(dir), ['cache', 'src'], 'no staging directory left');
+
+  // A build its caller may end before it writes (beforeWrite: the MCP server's background
+  // build) writes nothing before that call, early packs included.
+  const later = join(dir, 'later');
+  let beside: string[] = [];
+  await dist.buildCacheV1({ sources: src, cache: later, force: false, createdAt: '1970-01-01T00:00:00Z', threads: 2, options, beforeWrite: () => (beside = namesIn(dir)) });
+  t.same(beside, ['cache', 'src'], 'when beforeWrite is called, nothing of the new cache is on disk');
+  t.same(readdirSync(join(later, 'packs')).sort(), readdirSync(join(cache, 'packs')).sort(), 'and it writes the same packs at the end');
+});
