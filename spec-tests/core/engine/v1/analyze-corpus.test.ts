@@ -124,6 +124,20 @@ t.test('analyze-corpus.ts: chunks handed out on demand come back in document ord
   const directoryFirst = await codeOf(failing(directory, missing));
   t.equal(absentFirst, 'io_error: ENOENT', 'the absent document (the earlier) is reported');
   t.match(directoryFirst, /^io_error: E(ISDIR|NOTREG)/, 'the directory (now the earlier) is reported');
+
+  // `arrived` ("called on the main thread with each chunk's batch as soon as it is done ...
+  // should it throw, the analysis runs to its end and that error is thrown"): what a full
+  // build's early pack writes hang on (early-packs.ts).
+  const seen: string[] = [];
+  const again = await dist.analyzeCorpus(task, 2, (batch) => seen.push(batch.documents[0]?.path ?? ''));
+  t.same([...seen].sort(), again.map((b) => b.documents[0]?.path ?? '').sort(), 'arrived: each batch handed over once');
+  let calls = 0;
+  const refusing = (): void => {
+    calls++;
+    throw new Error('refused');
+  };
+  await t.rejects(dist.analyzeCorpus(task, 2, refusing), { message: 'refused' }, 'arrived: its error is the analysis\'s');
+  t.equal(calls, 1, 'arrived: not called again after its first error');
 });
 
 // Issue 24 item 2, "pack and index encoding done on the threads that analysed their

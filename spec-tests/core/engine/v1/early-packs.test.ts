@@ -1,8 +1,7 @@
 // Checks lib/core/engine/v1/early-packs.ts ("each pack is written into the cache's staging
 // directory as soon as its chunk comes back ... removes any pack written here that the cache
-// does not list ... a build that fails first removes it") and analyze-corpus.ts's `arrived`
-// ("called on the main thread with each chunk's batch as soon as it is done ... should it
-// throw, the analysis runs to its end and that error is thrown"). Issue 24 item 5: the fsync
+// does not list ... a build that fails first removes it"; analyze-corpus.ts's `arrived` is
+// checked in analyze-corpus.test.ts). Issue 24 item 5: the fsync
 // that publishes the cache is unchanged (writeCacheAtomically's syncTree); these writes only
 // start earlier.
 import t from 'tap';
@@ -42,35 +41,6 @@ t.test('EarlyPacks: writes beside the cache, prunes what is not listed, hands ov
   await t.rejects(failing.settle(), { code: 'io_error' }, 'the write failure, from settle (add never throws)');
   await failing.discard();
   t.notOk(existsSync(failing.dir), 'a build that fails removes its staging directory');
-});
-
-t.test('analyzeCorpus: `arrived` sees every batch once, on the main thread; its error is thrown after the analysis', async (t) => {
-  const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
-  if (!existsSync(distFile)) {
-    t.fail('dist/ is missing: run `npm run build` first');
-    return;
-  }
-  const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
-  const dir = t.testdir({});
-  const items = Array.from({ length: 1200 }, (_, i) => {
-    const path = `d${String(i).padStart(4, '0')}.md`;
-    writeFileSync(join(dir, path), `# Doc ${i}\n\nword${i % 37} shared text ${i}\n`);
-    return { path, file: join(dir, path), offset: 0, length: -1 };
-  });
-  const task = { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true, encodePacks: true };
-  const seen: string[] = [];
-  const batches = await dist.analyzeCorpus(task, 2, (batch) => seen.push(batch.documents[0]?.path ?? ''));
-  t.ok(batches.length > 2, 'several chunks');
-  t.same([...seen].sort(), batches.map((b) => b.documents[0]?.path ?? '').sort(), 'each batch handed over once');
-  let calls = 0;
-  await t.rejects(
-    dist.analyzeCorpus(task, 2, () => {
-      calls++;
-      throw new Error('refused');
-    }),
-    { message: 'refused' },
-  );
-  t.equal(calls, 1, 'after its first error it is not called again');
 });
 
 t.test('a full build on two threads: its cache lists every pack it holds, and nothing is left beside it', async (t) => {
