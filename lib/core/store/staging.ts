@@ -126,7 +126,7 @@ const COLLIDED = new Set(['ENOTEMPTY', 'EEXIST']);
 /**
  * A fresh temporary directory beside `cache`, named as this build's (a killed build's is
  * swept by the next): where writeCacheAtomically fills a cache before it swaps it in. A
- * build may make it earlier and write into it while it works (./../engine/v1/early-packs.ts);
+ * build may make it earlier and write into it while it works (../engine/v1/early-packs.ts);
  * it then hands it to writeCacheAtomically, or removes it.
  */
 export function stageCache(cache: string): string {

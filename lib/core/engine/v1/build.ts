@@ -495,16 +495,19 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         }
         const local = localAt.get(s);
         if (local !== undefined) {
-          // Its documents' bytes, as the pack lists them (their units are not needed here).
-          const inputs = documents.slice(s, s + local.count).map((d) => {
-            if (d.kind !== 'analyzed') throw new ContextError('internal_error', 'a pack made beside the analysis holds a document not analysed');
-            const batch = batches[d.doc.batch] as BatchResult;
-            return { path: d.path, version: d.doc.version, content: (batch.contents as Uint8Array).subarray(d.doc.contentOffset, d.doc.contentOffset + d.doc.bytes) };
-          });
           packs.push(local.record);
           const name = packPath(local.record.sha256);
-          // Written while the analysis ran (the same bytes: the same head and contents), or now.
-          packWrites.push({ name, chunks: early?.has(name) === true ? 'written' : [local.head, ...placeContents(inputs).contents] });
+          if (early?.has(name) === true) {
+            packWrites.push({ name, chunks: 'written' }); // while the analysis ran: the same head and contents
+          } else {
+            // Its documents' bytes, as the pack lists them (their units are not needed here).
+            const inputs = documents.slice(s, s + local.count).map((d) => {
+              if (d.kind !== 'analyzed') throw new ContextError('internal_error', 'a pack made beside the analysis holds a document not analysed');
+              const batch = batches[d.doc.batch] as BatchResult;
+              return { path: d.path, version: d.doc.version, content: (batch.contents as Uint8Array).subarray(d.doc.contentOffset, d.doc.contentOffset + d.doc.bytes) };
+            });
+            packWrites.push({ name, chunks: [local.head, ...placeContents(inputs).contents] });
+          }
           s += local.count;
           continue;
         }
