@@ -125,41 +125,52 @@ export async function analyzeBatch(task: BatchTask): Promise<{ result: BatchResu
   const terms: UnitTerms[] = [];
   const contents: Buffer[] = [];
   let termTotal = 0;
+  // Every item is read before any is analysed: reads in a row take a quarter of the time of
+  // reads between analyses (a build's 10,000 real-text files: ~300 -> ~75 ms a thread), and
+  // a build keeps the bytes for its packs anyway (a chunk is at most CHUNK_ITEMS documents).
+  // A read that fails is thrown where it stood in the loop, after the items before it.
+  const read: Buffer[] = [];
+  let failed: unknown = null;
   const reader = new ItemReader();
   try {
-    for (const item of task.items) {
-      const bytes = reader.read(item);
-      const version = versionOf(bytes);
-      if (!fs.isUtf8(bytes)) {
-        documents.push({ path: item.path, version, bytes: bytes.length, skip: 'content is not UTF-8', unchanged: false });
-        continue;
-      }
-      const doc = documents.length;
-      const unchanged = version === item.previousVersion;
-      documents.push({ path: item.path, version, bytes: bytes.length, skip: null, unchanged });
-      if (task.keepContents) contents.push(bytes);
-      if (unchanged) continue;
-      const ascii = fs.isAscii(bytes);
-      const text = bytes.toString(ascii ? 'latin1' : 'utf8');
-      for (const u of analyzeDocument(item.path, text, task.granularity, countTokens, counter)) {
-        units.push({
-          doc,
-          start: u.start,
-          end: u.end,
-          slug: u.slug,
-          trail: u.trail,
-          tokens: u.tokens,
-          words: u.words,
-          lengths: u.terms.lengths,
-          termStart: termTotal,
-          termCount: u.terms.termIds.length,
-        });
-        terms.push(u.terms);
-        termTotal += u.terms.termIds.length;
-      }
-    }
+    for (const item of task.items) read.push(reader.read(item));
+  } catch (err) {
+    failed = err;
   } finally {
     reader.close();
+  }
+  for (let k = 0; k < task.items.length; k++) {
+    if (k === read.length) throw failed;
+    const item = task.items[k] as BatchItem;
+    const bytes = read[k] as Buffer;
+    const version = versionOf(bytes);
+    if (!fs.isUtf8(bytes)) {
+      documents.push({ path: item.path, version, bytes: bytes.length, skip: 'content is not UTF-8', unchanged: false });
+      continue;
+    }
+    const doc = documents.length;
+    const unchanged = version === item.previousVersion;
+    documents.push({ path: item.path, version, bytes: bytes.length, skip: null, unchanged });
+    if (task.keepContents) contents.push(bytes);
+    if (unchanged) continue;
+    const ascii = fs.isAscii(bytes);
+    const text = bytes.toString(ascii ? 'latin1' : 'utf8');
+    for (const u of analyzeDocument(item.path, text, task.granularity, countTokens, counter)) {
+      units.push({
+        doc,
+        start: u.start,
+        end: u.end,
+        slug: u.slug,
+        trail: u.trail,
+        tokens: u.tokens,
+        words: u.words,
+        lengths: u.terms.lengths,
+        termStart: termTotal,
+        termCount: u.terms.termIds.length,
+      });
+      terms.push(u.terms);
+      termTotal += u.terms.termIds.length;
+    }
   }
   const termIds = new Uint32Array(termTotal);
   const tfs = new Uint32Array(termTotal * FIELD_COUNT);
