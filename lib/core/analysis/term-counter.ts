@@ -149,10 +149,11 @@ export class Vocabulary {
   /** Term number -> term. */
   readonly terms: string[] = [];
   private readonly numbers = new Map<string, number>();
-  private table = new Int32Array(1 << 12).fill(-1);
-  private rawStart: Uint32Array = new Uint32Array(1 << 11);
-  private rawLength: Uint32Array = new Uint32Array(1 << 11);
-  private rawHash: Int32Array = new Int32Array(1 << 11);
+  /**
+   * Per slot, four numbers side by side (one probe reads one cache line): the raw token's
+   * hash, where its characters start in the pool, its length (0: an empty slot), its number.
+   */
+  private slots = new Int32Array((1 << 12) * 4);
   /** Each raw token's term numbers (termsOfToken's order). */
   readonly rawTerms: (readonly number[])[] = [];
   /** The raw token's one term number, or -1 when it has none or several (see rawTerms). */
@@ -224,61 +225,55 @@ export class Vocabulary {
    * text[s, s + len)), adding it and analyzing it once when new.
    */
   lookup(scratch: Uint16Array, len: number, h: number, text: string, s: number): number {
-    const table = this.table;
-    const mask = table.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 2) - 1;
     const pool = this.pool;
     let slot = h & mask;
-    for (;;) {
-      const id = table[slot] as number;
-      if (id < 0) break;
-      if (this.rawHash[id] === h && this.rawLength[id] === len) {
-        const at = this.rawStart[id] as number;
-        let same = true;
-        for (let k = 0; k < len; k++) {
-          if (pool[at + k] !== scratch[k]) {
-            same = false;
-            break;
-          }
+    for (let n = slots[slot * 4 + 2] as number; n !== 0; n = slots[slot * 4 + 2] as number) {
+      if (n === len && slots[slot * 4] === h) {
+        let at = slots[slot * 4 + 1] as number;
+        let k = 0;
+        while (k < len && pool[at] === scratch[k]) {
+          at++;
+          k++;
         }
-        if (same) return id;
+        if (k === len) return slots[slot * 4 + 3] as number;
       }
       slot = (slot + 1) & mask;
     }
     const id = this.rawTerms.length;
-    if (id >= this.rawStart.length) {
-      this.rawStart = grow32(this.rawStart, id + 1);
-      this.rawLength = grow32(this.rawLength, id + 1);
-      this.rawHash = growI32(this.rawHash, id + 1);
-      this.rawSingle = growI32(this.rawSingle, id + 1);
-    }
+    if (id >= this.rawSingle.length) this.rawSingle = growI32(this.rawSingle, id + 1);
     if (this.poolUsed + len > this.pool.length) {
       const bigger = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + len));
       bigger.set(this.pool.subarray(0, this.poolUsed));
       this.pool = bigger;
     }
     for (let k = 0; k < len; k++) this.pool[this.poolUsed + k] = text.charCodeAt(s + k);
-    this.rawStart[id] = this.poolUsed;
-    this.rawLength[id] = len;
-    this.rawHash[id] = h;
+    slots[slot * 4] = h;
+    slots[slot * 4 + 1] = this.poolUsed;
+    slots[slot * 4 + 2] = len;
+    slots[slot * 4 + 3] = id;
     this.poolUsed += len;
     const raw = len === text.length ? text : text.slice(s, s + len);
     const numbers = termsOfToken(raw).map((t) => this.termNumber(t));
     this.rawTerms.push(numbers);
     this.rawSingle[id] = numbers.length === 1 ? (numbers[0] as number) : -1;
-    table[slot] = id;
-    if (this.rawTerms.length * 2 > table.length) this.rehash();
+    if (this.rawTerms.length * 2 > slots.length >> 2) this.rehash();
     return id;
   }
 
+  /** Twice the slots, each raw token moved to its place there. */
   private rehash(): void {
-    const table = new Int32Array(this.table.length * 2).fill(-1);
-    const mask = table.length - 1;
-    for (let id = 0; id < this.rawTerms.length; id++) {
-      let slot = (this.rawHash[id] as number) & mask;
-      while ((table[slot] as number) >= 0) slot = (slot + 1) & mask;
-      table[slot] = id;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >> 2) - 1;
+    for (let from = 0; from < old.length; from += 4) {
+      if (old[from + 2] === 0) continue;
+      let slot = (old[from] as number) & mask;
+      while (slots[slot * 4 + 2] !== 0) slot = (slot + 1) & mask;
+      slots.set(old.subarray(from, from + 4), slot * 4);
     }
-    this.table = table;
+    this.slots = slots;
   }
 }
 
