@@ -76,8 +76,17 @@ export function needEngineV1(names: readonly string[]): string {
   return `${names.join(', ')} ${names.length === 1 ? 'needs' : 'need'}`;
 }
 
-/** Runs the build; resolves with its report line (`context build` stdout, "\n" included). */
-export async function runBuild(request: BuildRequest, onProgress?: ProgressListener, beforeWrite?: () => void): Promise<string> {
+/**
+ * Runs the build; resolves with its report line (`context build` stdout, "\n" included).
+ * `beforeWrite` and `stageEarly`: as the v1 builder takes them (../engine/v1/build.ts;
+ * engine v0 has no early writes).
+ */
+export async function runBuild(
+  request: BuildRequest,
+  onProgress?: ProgressListener,
+  beforeWrite?: () => void,
+  stageEarly?: (make: () => string) => string | null,
+): Promise<string> {
   const { sources, cache, force, createdAt } = request;
   const listen = { ...(onProgress === undefined ? {} : { onProgress }), ...(beforeWrite === undefined ? {} : { beforeWrite }) };
   const guard = { sources, protect: request.protect ?? [] };
@@ -92,7 +101,8 @@ export async function runBuild(request: BuildRequest, onProgress?: ProgressListe
   }
   const { granularity, tokenizer } = request.options;
   const { buildCacheV1 } = await import('../engine/v1/build.js');
-  const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, threads: request.threads, guard, ...confine, ...listen });
+  const early = stageEarly === undefined ? {} : { stageEarly };
+  const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, threads: request.threads, guard, ...confine, ...listen, ...early });
   return (
     compact({
       cache_version: summary.cacheVersion,

@@ -69,6 +69,14 @@ export interface V1BuildOptions {
   readonly onProgress?: ProgressListener;
   /** Called once, just before the build first writes (it may throw to stop the build there). */
   readonly beforeWrite?: () => void;
+  /**
+   * For a caller that may end the build at once before `beforeWrite` (and then removes what
+   * the build staged): makes the staging directory a full build writes its packs into while
+   * it analyses, by calling `make`, so that the caller knows where it is before anything is
+   * written there; returns it, or null (the build then writes at the end). Without it, a
+   * build with `beforeWrite` writes nothing before that call.
+   */
+  readonly stageEarly?: (make: () => string) => string | null;
   /** Threads to analyze on (1 = this thread only). */
   readonly threads?: number;
   /** What the target may not be or hold (../../store/target.ts). */
@@ -377,10 +385,10 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     report({ phase: 'read', files: trusted.length, filesTotal: files.length, bytes: 0 });
     // A full build writes each pack into the cache's staging directory as soon as the thread
     // that made it hands it back (./early-packs.ts); a rebuild writes what it writes at the
-    // end, and so does a build its caller may end before it writes (`beforeWrite`: the MCP
-    // server's background build, whose worker is ended at once when cancelled mid-analysis,
-    // and must then have written nothing).
-    const early = old === null && items.length > 0 && o.beforeWrite === undefined ? new EarlyPacks(o.cache) : null;
+    // end. A build its caller may end before it writes (`beforeWrite`: the MCP server's
+    // background build, whose worker is ended at once when cancelled mid-analysis) writes
+    // early only into a directory its caller knows of (`stageEarly`), and removes then.
+    const early = old === null && items.length > 0 ? EarlyPacks.open(o.cache, o.beforeWrite === undefined ? null : (o.stageEarly ?? (() => null))) : null;
     try {
       return await buildWith(old, trusted, items, reread, early);
     } finally {

@@ -30,8 +30,19 @@ export class EarlyPacks {
   #failure: unknown = null;
   #handedOver = false;
 
-  constructor(cache: string) {
-    this.dir = stageCache(cache);
+  /**
+   * The packs of a new `cache`, written into a staging directory made by `stage` (which calls
+   * the `make` it is given, and may decline: null), or by stageCache itself (`stage` null).
+   * Null: no directory, the build writes at the end.
+   */
+  static open(cache: string, stage: ((make: () => string) => string | null) | null): EarlyPacks | null {
+    const make = (): string => stageCache(cache);
+    const dir = stage === null ? make() : stage(make);
+    return dir === null ? null : new EarlyPacks(dir);
+  }
+
+  private constructor(dir: string) {
+    this.dir = dir;
     try {
       fs.mkdir(join(this.dir, PACKS_DIR));
     } catch (err) {

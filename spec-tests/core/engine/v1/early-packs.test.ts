@@ -17,7 +17,7 @@ const utf8 = new TextEncoder();
 t.test('EarlyPacks: writes beside the cache, prunes what is not listed, hands over or removes its directory', async (t) => {
   const dir = t.testdir({});
   const cache = join(dir, 'cache');
-  const early = new EarlyPacks(cache);
+  const early = EarlyPacks.open(cache, null) as EarlyPacks;
   t.same(namesIn(dir).length, 1, 'one staging directory beside the cache, the cache itself not there');
   t.ok(namesIn(dir)[0]?.startsWith('.cache.tmp-'), 'named as this build\'s staging directory');
   early.add([
@@ -34,7 +34,7 @@ t.test('EarlyPacks: writes beside the cache, prunes what is not listed, hands ov
   await early.discard();
   t.ok(existsSync(handed), 'handed over: discard leaves it to writeCacheAtomically');
 
-  const failing = new EarlyPacks(join(dir, 'other'));
+  const failing = EarlyPacks.open(join(dir, 'other'), null) as EarlyPacks;
   mkdirSync(join(failing.dir, 'packs', 'taken.pack')); // a directory where the pack goes: its write fails
   failing.add([{ name: 'packs/taken.pack', chunks: [utf8.encode('x')] }, { name: 'packs/next.pack', chunks: [utf8.encode('y')] }]);
   t.notOk(failing.has('packs/next.pack'), 'after a failure nothing more is written');
@@ -68,4 +68,33 @@ t.test('a full build on two threads: its cache lists every pack it holds, and no
   await dist.buildCacheV1({ sources: src, cache: later, force: false, createdAt: '1970-01-01T00:00:00Z', threads: 2, options, beforeWrite: () => (beside = namesIn(dir)) });
   t.same(beside, ['cache', 'src'], 'when beforeWrite is called, nothing of the new cache is on disk');
   t.same(readdirSync(join(later, 'packs')).sort(), readdirSync(join(cache, 'packs')).sort(), 'and it writes the same packs at the end');
+
+  // Such a build given stageEarly writes early into the directory it made through it.
+  const third = join(dir, 'third');
+  const staged: string[] = [];
+  let packsAtWrite: string[] = [];
+  await dist.buildCacheV1({
+    sources: src,
+    cache: third,
+    force: false,
+    createdAt: '1970-01-01T00:00:00Z',
+    threads: 2,
+    options,
+    stageEarly: (make) => {
+      const made = make();
+      staged.push(made);
+      return made;
+    },
+    beforeWrite: () => (packsAtWrite = readdirSync(join(staged[0] as string, 'packs'))),
+  });
+  t.equal(staged.length, 1, 'the staging directory is made once, through stageEarly');
+  t.ok(packsAtWrite.length > 0, 'packs were written there before beforeWrite');
+  t.notOk(existsSync(staged[0] as string), 'it became the cache');
+  t.same(readdirSync(join(third, 'packs')).sort(), readdirSync(join(cache, 'packs')).sort(), 'the same packs');
+  // Declined (null): nothing early, as without it.
+  const fourth = join(dir, 'fourth');
+  beside = [];
+  await dist.buildCacheV1({ sources: src, cache: fourth, force: false, createdAt: '1970-01-01T00:00:00Z', threads: 2, options, stageEarly: () => null, beforeWrite: () => (beside = namesIn(dir)) });
+  t.same(beside, ['cache', 'later', 'src', 'third'], 'declined: nothing of the new cache on disk before beforeWrite');
+  t.same(readdirSync(join(fourth, 'packs')).sort(), readdirSync(join(cache, 'packs')).sort(), 'and the same packs at the end');
 });
