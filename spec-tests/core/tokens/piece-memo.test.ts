@@ -3,7 +3,7 @@
 // merge of a new piece is checked in rank-table.test.ts.
 import t from 'tap';
 import fc from 'fast-check';
-import { MEMO_MAX_CHARS, PieceMemo } from '../../../lib/core/tokens/piece-memo.js';
+import { INLINE_CHARS, MEMO_MAX_CHARS, PieceMemo } from '../../../lib/core/tokens/piece-memo.js';
 
 t.test('piece-memo.ts: the memo gives back each piece\'s own count, whatever it holds or forgets', async (t) => {
   // A tiny table: most pieces share slots (long probe runs) and it starts over often.
@@ -14,7 +14,8 @@ t.test('piece-memo.ts: the memo gives back each piece\'s own count, whatever it 
       asked++;
       return piece.length * 7 + piece.charCodeAt(0);
     };
-    const texts = fc.sample(fc.string({ unit: fc.constantFrom('a', 'b', 'ab', ' ', 'é', '😀', 'x'.repeat(MEMO_MAX_CHARS)), maxLength: 12 }), { numRuns: 400, seed: pieces });
+    // (NUL and lone-surrogate halves too: a short piece's characters are held two to a number.)
+    const texts = fc.sample(fc.string({ unit: fc.constantFrom('a', 'b', 'ab', ' ', 'é', '😀', '\u0000', '\ud800', 'x'.repeat(MEMO_MAX_CHARS)), maxLength: 12 }), { numRuns: 400, seed: pieces });
     let wrong = 0;
     let lookups = 0;
     for (let round = 0; round < 3; round++) {
@@ -37,4 +38,10 @@ t.test('piece-memo.ts: the memo gives back each piece\'s own count, whatever it 
   t.equal(memo.count('rjlizpsq', 0, 8, count), 1);
   t.equal(memo.count('ekaweyun', 0, 8, count), 2, 'a colliding hash is not the same piece');
   t.equal(memo.count('xrjlizpsqx', 1, 9, count), 1, 'found again inside another text');
+  // The same for pieces too long to be held in their slots (INLINE_CHARS), compared in the arena.
+  t.ok('gqzsyvluvo'.length > INLINE_CHARS);
+  const long = (piece: string): number => (piece === 'gqzsyvluvo' ? 3 : 4);
+  t.equal(memo.count('gqzsyvluvo', 0, 10, long), 3);
+  t.equal(memo.count('oqrtzmsqwh', 0, 10, long), 4, 'a colliding hash is not the same long piece');
+  t.equal(memo.count('..gqzsyvluvo', 2, 12, long), 3, 'found again inside another text');
 });
