@@ -87,7 +87,8 @@ function wideKind(text: string, i: number, end: number): number {
   return k & 3;
 }
 
-// The states of the plain-chunk check in countChunks.
+// The states of the plain-chunk check in countText.
+const P_BEGIN = 7; // before the chunk's first character
 const P_FAIL = 0;
 const P_OPEN = 1; // after a leading (
 const P_WORD = 2; // in a run of word characters
@@ -310,8 +311,7 @@ export class TermCounter {
 
   /** Counts the terms of text[start, end) into `field` of the current unit. */
   count(text: string, field: number, start = 0, end = text.length): void {
-    this.countRaw(text, field, start, end);
-    this.countChunks(text, field, start, end);
+    this.countText(text, field, start, end);
   }
 
   /** Counts already-analyzed terms (a path's or title's, reused for every unit of a file). */
@@ -353,82 +353,17 @@ export class TermCounter {
   }
 
   /**
-   * Counts the raw tokens of text[start, end): runs of word characters (letters, marks,
-   * digits: ASCII by table, others by wideKind) joined by single `.`, `_` or `-`, exactly
-   * RAW_TOKEN's matches in that slice (a surrogate pair cut by `end` is two lone surrogates,
-   * no letter, as in the regex over the slice).
+   * Counts the raw tokens and the code terms of text[start, end) in one scan. Code chunks
+   * are runs of code-chunk characters (letters, marks and digits: ASCII by table, others by
+   * wideKind; the joiners . _ -; and : < > ( ) ? ! & # @ $ +), exactly CODE_CHUNK's matches
+   * in that slice; the raw tokens, RAW_TOKEN's matches (runs of word characters joined by
+   * single `.`, `_` or `-`; a surrogate pair cut by `end` is two lone surrogates, no
+   * letter, as in the regexes over the slice), all lie inside chunks, so each is found and
+   * counted where its chunk's scan meets its first character. A chunk is then analyzed for
+   * code terms unless it is plain (below), which most prose words are.
    */
-  private countRaw(text: string, field: number, start: number, end: number): void {
+  private countText(text: string, field: number, start: number, end: number): void {
     const scratch = this.scratch;
-    let i = start;
-    while (i < end) {
-      let c = text.charCodeAt(i);
-      let w = 1;
-      if (c < 128) {
-        if (ALNUM[c] !== 1) {
-          i++;
-          continue;
-        }
-      } else if (wideKind(text, i, end) !== WORD) {
-        i += wideWidth;
-        continue;
-      } else w = wideWidth;
-      // Hash the token while copying it into the scratch buffer, so the table lookup
-      // compares typed arrays only, whatever the string's representation. Invariant at the
-      // top of the loop: text[i, i + w) is a word character, c its first code unit.
-      const s = i;
-      let h = FNV_OFFSET;
-      let n = 0;
-      for (;;) {
-        h = Math.imul(h ^ c, FNV_PRIME);
-        if (n < scratch.length) scratch[n] = c;
-        n++;
-        if (w === 2) {
-          const d = text.charCodeAt(i + 1);
-          h = Math.imul(h ^ d, FNV_PRIME);
-          if (n < scratch.length) scratch[n] = d;
-          n++;
-        }
-        i += w;
-        if (i >= end) break;
-        c = text.charCodeAt(i);
-        if (c < 128) {
-          if (ALNUM[c] === 1) {
-            w = 1;
-            continue;
-          }
-          if (JOIN[c] !== 1 || i + 1 >= end) break;
-          // A joiner continues the token only before a word character.
-          const d = text.charCodeAt(i + 1);
-          let next: number;
-          if (d < 128) {
-            if (ALNUM[d] !== 1) break;
-            next = 1;
-          } else {
-            if (wideKind(text, i + 1, end) !== WORD) break;
-            next = wideWidth;
-          }
-          h = Math.imul(h ^ c, FNV_PRIME);
-          if (n < scratch.length) scratch[n] = c;
-          n++;
-          i++;
-          c = d;
-          w = next;
-          continue;
-        }
-        if (wideKind(text, i, end) !== WORD) break;
-        w = wideWidth;
-      }
-      if (n > MAX_TOKEN_LENGTH) continue; // gives no term (analyzer.ts)
-      const raw = this.vocabulary.lookup(scratch, n, h, text, s);
-      const single = this.vocabulary.rawSingle[raw] as number;
-      if (single >= 0) this.bump(this.local(single), field);
-      else this.add(raw, field);
-    }
-  }
-
-  /** Counts the code terms of text[start, end): a second scan, over code chunks. */
-  private countChunks(text: string, field: number, start: number, end: number): void {
     let i = start;
     while (i < end) {
       let c = text.charCodeAt(i);
@@ -443,15 +378,81 @@ export class TermCounter {
         i += w;
         continue;
       }
-      // Plain (analyzer.ts codeTermsOf trims it to one raw token, which gives no code term):
-      // an optional `(`, a raw token, an optional `)`, then any of . : ? - (`word.`,
-      // `(see`, `this)`, `key:`, `works?`). A chunk without a letter or digit gives a term
-      // only when it is at most 3 units and holds a `?`. Anything else is analyzed.
+      // A chunk from s. Plain (analyzer.ts codeTermsOf trims it to one raw token, which gives
+      // no code term): an optional `(`, a raw token, an optional `)`, then any of . : ? -
+      // (`word.`, `(see`, `this)`, `key:`, `works?`). A chunk without a letter or digit
+      // gives a term only when it is at most 3 units and holds a `?`. Anything else is
+      // analyzed. The check's state steps over a whole raw token at once: a token is a word
+      // character, then word characters or a joiner and a word character, which leave the
+      // check where its first character left it (P_WORD, or P_FAIL).
       const s = i;
-      let state = c === 0x28 ? P_OPEN : kind === WORD ? P_WORD : P_FAIL;
-      let hasWord = kind === WORD;
-      let hasQuestion = c === 0x3f;
-      for (i += w; i < end; i += w) {
+      let state = P_BEGIN;
+      let hasWord = false;
+      let hasQuestion = false;
+      for (;;) {
+        // Invariant: text[i, i + w) is a character of the chunk, of kind `kind`, c its first code unit.
+        if (kind === WORD) {
+          state = state === P_FAIL || state === P_CLOSE || state === P_TAIL ? P_FAIL : P_WORD;
+          hasWord = true;
+          // The raw token from here: hash it while copying it into the scratch buffer, so the
+          // table lookup compares typed arrays only, whatever the string's representation.
+          const from = i;
+          let h = FNV_OFFSET;
+          let n = 0;
+          for (;;) {
+            h = Math.imul(h ^ c, FNV_PRIME);
+            if (n < scratch.length) scratch[n] = c;
+            n++;
+            if (w === 2) {
+              const d = text.charCodeAt(i + 1);
+              h = Math.imul(h ^ d, FNV_PRIME);
+              if (n < scratch.length) scratch[n] = d;
+              n++;
+            }
+            i += w;
+            if (i >= end) break;
+            c = text.charCodeAt(i);
+            if (c < 128) {
+              if (ALNUM[c] === 1) {
+                w = 1;
+                continue;
+              }
+              if (JOIN[c] !== 1 || i + 1 >= end) break;
+              // A joiner continues the token only before a word character.
+              const d = text.charCodeAt(i + 1);
+              let next: number;
+              if (d < 128) {
+                if (ALNUM[d] !== 1) break;
+                next = 1;
+              } else {
+                if (wideKind(text, i + 1, end) !== WORD) break;
+                next = wideWidth;
+              }
+              h = Math.imul(h ^ c, FNV_PRIME);
+              if (n < scratch.length) scratch[n] = c;
+              n++;
+              i++;
+              c = d;
+              w = next;
+              continue;
+            }
+            if (wideKind(text, i, end) !== WORD) break;
+            w = wideWidth;
+          }
+          if (n <= MAX_TOKEN_LENGTH) {
+            // (a longer one gives no term: analyzer.ts)
+            const raw = this.vocabulary.lookup(scratch, n, h, text, from);
+            const single = this.vocabulary.rawSingle[raw] as number;
+            if (single >= 0) this.bump(this.local(single), field);
+            else this.add(raw, field);
+          }
+        } else {
+          // A joiner or another code character (all ASCII).
+          if (c === 0x3f) hasQuestion = true;
+          state = state === P_BEGIN ? (c === 0x28 ? P_OPEN : P_FAIL) : state === P_FAIL ? P_FAIL : nextPlain(state, kind, c);
+          i++;
+        }
+        if (i >= end) break;
         c = text.charCodeAt(i);
         w = 1;
         if (c < 128) kind = KIND[c] as number;
@@ -460,9 +461,6 @@ export class TermCounter {
           w = wideWidth;
         }
         if (kind === NONE) break;
-        if (kind === WORD) hasWord = true;
-        else if (c === 0x3f) hasQuestion = true;
-        if (state !== P_FAIL) state = nextPlain(state, kind, c);
       }
       if (!hasWord ? i - s > 3 || !hasQuestion : state !== P_FAIL && state !== P_OPEN && state !== P_UNDERSCORE) continue;
       const ids = this.chunkTerm(text.slice(s, i));
