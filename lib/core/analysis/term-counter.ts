@@ -5,9 +5,10 @@
 // Unicode's classes once per distinct character (so a page with a few accents or an emoji
 // keeps the speed of ASCII; the regex path of analyzer.ts stays the definition, and the
 // tests hold the two equal). Code chunks (analyzer.ts: runs of letters, marks, digits and
-// code characters) are found by a second char-code loop of the same kind; a chunk that is one raw token, bare or with one trailing `.` or `-` (most prose
-// words), is known to give no code term without building its string; any other is analyzed
-// once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
+// code characters) are found by the same loop, every raw token lying inside one (one scan of
+// the text for both: `countText`); a plain chunk — one raw token, with at most a leading `(`
+// and trailing `)` . : ? - (most prose words) — is known to give no code term without
+// building its string; any other is analyzed once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
 // chunk of a build's documents); the index builder maps them to the cache's. A thread counts
 // many chunks, one counter each, and real text repeats its words from chunk to chunk, so the
 // raw-token interner and each raw token's analysis are the thread's (`Vocabulary`: analysed
