@@ -13,9 +13,10 @@
 // many chunks, one counter each, and real text repeats its words from chunk to chunk, so the
 // raw-token interner and each raw token's analysis are the thread's (`Vocabulary`: analysed
 // once per thread, its terms numbered thread-wide), and a counter maps the thread's term
-// numbers to its own ids with an array; code chunks' analyses are kept per thread too
-// (`codeTermsOfChunk`). All of them are pure functions of the text, so sharing them changes no
-// term; the vocabulary starts over, between counters, when it grows past its limit.
+// numbers to its own ids with an array; code chunks' analyses are kept per thread too, found
+// again by their characters in the same way (`Vocabulary.chunkTerms`). All of them are pure
+// functions of the text, so sharing them changes no term; the vocabulary starts over, between
+// counters, when it grows past its limit.
 
 import { compareBytes, sortByBytes } from '../../json.js';
 import { codeTermsOf, forEachCodeChunk, forEachRawToken, MAX_TOKEN_LENGTH, termsOfToken } from './analyzer.js';
@@ -122,20 +123,11 @@ function nextPlain(state: number, kind: number, c: number): number {
   }
 }
 
-/** Code chunks' analyses kept per thread before the memo starts over (forgetting changes no answer). */
-const THREAD_MEMO_LIMIT = 1 << 18;
-const chunkMemo = new Map<string, readonly string[]>();
-
-/** analyzer.ts codeTermsOf, remembered across this thread's counters. */
-export function codeTermsOfChunk(chunk: string): readonly string[] {
-  let terms = chunkMemo.get(chunk);
-  if (terms === undefined) {
-    terms = codeTermsOf(chunk);
-    if (chunkMemo.size >= THREAD_MEMO_LIMIT) chunkMemo.clear();
-    chunkMemo.set(chunk, terms);
-  }
-  return terms;
-}
+/** Distinct code chunks a thread's vocabulary remembers before it forgets them all (forgetting changes no term). */
+const CHUNK_LIMIT = 1 << 18;
+/** Characters of the chunks it remembers, at most; a longer chunk is analysed each time it is met. */
+const CHUNK_POOL_LIMIT = 1 << 23;
+const CHUNK_MAX_CHARS = 4096;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -155,13 +147,24 @@ export class Vocabulary {
    * Per slot, four numbers side by side (one probe reads one cache line): the raw token's
    * hash, where its characters start in the pool, its length (0: an empty slot), its number.
    */
-  private slots = new Int32Array((1 << 12) * 4);
+  private slots: Int32Array = new Int32Array((1 << 12) * 4);
   /** Each raw token's term numbers (termsOfToken's order). */
   readonly rawTerms: (readonly number[])[] = [];
   /** The raw token's one term number, or -1 when it has none or several (see rawTerms). */
   rawSingle: Int32Array = new Int32Array(1 << 11);
   private pool: Uint16Array = new Uint16Array(1 << 16);
   private poolUsed = 0;
+  // The code chunks analysed (those not plain: TermCounter.countText), found again the same
+  // way: per slot its hash, where its characters start in their pool, its length (0: an
+  // empty slot), its number; compared with the text itself (no string per occurrence).
+  private chunkSlots: Int32Array = new Int32Array((1 << 10) * 4);
+  private chunkPool = new Uint16Array(1 << 14);
+  private chunkPoolUsed = 0;
+  /** Per chunk number, the term numbers of its code terms (analyzer.ts codeTermsOf's order). */
+  private chunkNumbers: (readonly number[])[] = [];
+
+  /** `chunkLimit`: distinct chunks remembered before all are forgotten (tests make it small). */
+  constructor(private readonly chunkLimit = CHUNK_LIMIT) {}
 
   get size(): number {
     return this.rawTerms.length;
@@ -260,22 +263,55 @@ export class Vocabulary {
     const numbers = termsOfToken(raw).map((t) => this.termNumber(t));
     this.rawTerms.push(numbers);
     this.rawSingle[id] = numbers.length === 1 ? (numbers[0] as number) : -1;
-    if (this.rawTerms.length * 2 > slots.length >> 2) this.rehash();
+    if (this.rawTerms.length * 2 > slots.length >> 2) this.slots = rehashed(slots);
     return id;
   }
 
   /** Twice the slots, each raw token moved to its place there. */
-  private rehash(): void {
-    const old = this.slots;
-    const slots = new Int32Array(old.length * 2);
-    const mask = (slots.length >> 2) - 1;
-    for (let from = 0; from < old.length; from += 4) {
-      if (old[from + 2] === 0) continue;
-      let slot = (old[from] as number) & mask;
-      while (slots[slot * 4 + 2] !== 0) slot = (slot + 1) & mask;
-      slots.set(old.subarray(from, from + 4), slot * 4);
+  /** The term numbers of the code terms of the chunk text[s, e) (analyzer.ts codeTermsOf), analysed once. */
+  chunkTerms(text: string, s: number, e: number): readonly number[] {
+    const len = e - s;
+    if (len > CHUNK_MAX_CHARS) return codeTermsOf(text.slice(s, e)).map((t) => this.termNumber(t));
+    let h = FNV_OFFSET;
+    for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+    const slots = this.chunkSlots;
+    const mask = slots.length / 4 - 1;
+    let slot = h & mask;
+    for (let n = slots[slot * 4 + 2]!; n !== 0; n = slots[slot * 4 + 2]!) {
+      if (n === len && slots[slot * 4] === h) {
+        const pool = this.chunkPool;
+        let p = slots[slot * 4 + 1]!;
+        let i = s;
+        while (i < e && pool[p] === text.charCodeAt(i)) {
+          p++;
+          i++;
+        }
+        if (i === e) return this.chunkNumbers[slots[slot * 4 + 3]!]!;
+      }
+      slot = (slot + 1) & mask;
     }
-    this.slots = slots;
+    const numbers = codeTermsOf(len === text.length ? text : text.slice(s, e)).map((t) => this.termNumber(t));
+    if (this.chunkNumbers.length >= this.chunkLimit || this.chunkPoolUsed + len > CHUNK_POOL_LIMIT) {
+      slots.fill(0);
+      this.chunkNumbers = [];
+      this.chunkPoolUsed = 0;
+      slot = h & mask;
+    }
+    if (this.chunkPoolUsed + len > this.chunkPool.length) {
+      const bigger = new Uint16Array(Math.max(this.chunkPool.length * 2, this.chunkPoolUsed + len));
+      bigger.set(this.chunkPool.subarray(0, this.chunkPoolUsed));
+      this.chunkPool = bigger;
+    }
+    const at = this.chunkPoolUsed;
+    for (let i = s; i < e; i++) this.chunkPool[at + i - s] = text.charCodeAt(i);
+    this.chunkPoolUsed += len;
+    slots[slot * 4] = h;
+    slots[slot * 4 + 1] = at;
+    slots[slot * 4 + 2] = len;
+    slots[slot * 4 + 3] = this.chunkNumbers.length;
+    this.chunkNumbers.push(numbers);
+    if (this.chunkNumbers.length * 2 > slots.length / 4) this.chunkSlots = rehashed(slots);
+    return numbers;
   }
 }
 
@@ -287,8 +323,6 @@ export class TermCounter {
   readonly terms: string[] = [];
   /** Local term id -> its number in the vocabulary. */
   private readonly numbers: number[] = [];
-  /** Code chunk -> the local ids of its code terms. */
-  private readonly chunkTerms = new Map<string, readonly number[]>();
   /** The thread's raw tokens and terms (see Vocabulary). */
   private readonly vocabulary: Vocabulary;
   /** Per term number of the vocabulary: 1 + its local id here (0: none yet). */
@@ -324,7 +358,7 @@ export class TermCounter {
   termIdsOf(text: string): number[] {
     const ids: number[] = [];
     forEachCodeChunk(text, (chunk) => {
-      for (const id of this.chunkTerm(chunk)) ids.push(id);
+      for (const n of this.vocabulary.chunkTerms(chunk, 0, chunk.length)) ids.push(this.local(n));
       forEachRawToken(chunk, (raw) => {
         if (raw.length > MAX_TOKEN_LENGTH) return;
         for (const n of this.vocabulary.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(this.local(n));
@@ -464,19 +498,9 @@ export class TermCounter {
         if (kind === NONE) break;
       }
       if (!hasWord ? i - s > 3 || !hasQuestion : state !== P_FAIL && state !== P_OPEN && state !== P_UNDERSCORE) continue;
-      const ids = this.chunkTerm(text.slice(s, i));
-      for (let k = 0; k < ids.length; k++) this.bump(ids[k] as number, field);
+      const numbers = this.vocabulary.chunkTerms(text, s, i);
+      for (let k = 0; k < numbers.length; k++) this.bump(this.local(numbers[k] as number), field);
     }
-  }
-
-  /** The local ids of a chunk's code terms (analyzer.ts codeTermsOf, memoized). */
-  private chunkTerm(chunk: string): readonly number[] {
-    let ids = this.chunkTerms.get(chunk);
-    if (ids === undefined) {
-      ids = codeTermsOfChunk(chunk).map((t) => this.termId(t));
-      this.chunkTerms.set(chunk, ids);
-    }
-    return ids;
   }
 
   private add(rawId: number, field: number): void {
@@ -537,10 +561,19 @@ export class TermCounter {
     }
     return this.vocabulary.lookup(this.scratch, n, h, text, s);
   }
+}
 
-  private termId(term: string): number {
-    return this.local(this.vocabulary.termNumber(term));
+/** A table of 4-number slots (hash first, length third: 0 empty) with twice the slots, each entry moved to its place. */
+function rehashed(old: Int32Array): Int32Array {
+  const slots = new Int32Array(old.length * 2);
+  const mask = slots.length / 4 - 1;
+  for (let from = 0; from < old.length; from += 4) {
+    if (old[from + 2] === 0) continue;
+    let slot = (old[from] as number) & mask;
+    while (slots[slot * 4 + 2] !== 0) slot = (slot + 1) & mask;
+    for (let k = 0; k < 4; k++) slots[slot * 4 + k] = old[from + k] as number;
   }
+  return slots;
 }
 
 function grow32(a: Uint32Array, min: number): Uint32Array {

@@ -148,7 +148,7 @@ t.test('code tokens ("Queries as people write them"): the char-code chunk scan c
 // above run thousands of them in a row) count the analyzer's terms, each with its own ids,
 // also when two are used at once.
 t.test('term-counter.ts: counters sharing the thread\'s vocabulary each count the analyzer\'s terms', async (t) => {
-  const { codeTermsOfChunk, Vocabulary } = await import('../../../lib/core/analysis/term-counter.js');
+  const { Vocabulary } = await import('../../../lib/core/analysis/term-counter.js');
   const { termsOfToken, codeTermsOf } = await import('../../../lib/core/analysis/analyzer.js');
   const vocabulary = new Vocabulary();
   for (const raw of ['Installing', 'HTTPServer', 'snake_case', 'x86_64', 'naïve', 'Installing']) {
@@ -160,9 +160,21 @@ t.test('term-counter.ts: counters sharing the thread\'s vocabulary each count th
   }
   t.equal(vocabulary.size, 5, 'a raw token seen twice is one entry');
   for (const chunk of ['foo()', 'import.meta.glob', 'Rc<T>', '?', '--fix-dry-run']) {
-    t.same(codeTermsOfChunk(chunk), codeTermsOf(chunk), `${chunk}: the analyzer's code terms`);
-    t.equal(codeTermsOfChunk(chunk), codeTermsOfChunk(chunk), `${chunk}: remembered, not analyzed again`);
+    const numbers = vocabulary.chunkTerms(chunk, 0, chunk.length);
+    t.same(numbers.map((n) => vocabulary.terms[n]), codeTermsOf(chunk), `${chunk}: the analyzer's code terms`);
+    const inside = `say ${chunk} twice`;
+    t.equal(vocabulary.chunkTerms(inside, 4, 4 + chunk.length), numbers, `${chunk}: found again inside another text, not analyzed again`);
   }
+  // Two chunks of one length with the same 32-bit FNV-1a hash: told apart by their characters.
+  const [colliding, twin] = ['gqzsyvluvo()', 'oqrtzmsqwh()'].map((c) => vocabulary.chunkTerms(c, 0, c.length));
+  t.same(colliding?.map((n) => vocabulary.terms[n]), codeTermsOf('gqzsyvluvo()'));
+  t.same(twin?.map((n) => vocabulary.terms[n]), codeTermsOf('oqrtzmsqwh()'), 'a colliding hash is not the same chunk');
+  // A vocabulary that forgets its chunks every 3: each chunk still gets its own terms.
+  const forgetful = new Vocabulary(3);
+  const chunks = Array.from({ length: 40 }, (_, i) => [`f${i % 7}()`, `a.b${i % 5}.c`, `x<${i % 3}>`][i % 3] as string);
+  let wrong = 0;
+  for (const chunk of [...chunks, ...chunks]) if (forgetful.chunkTerms(chunk, 0, chunk.length).map((n) => forgetful.terms[n]).join(' ') !== codeTermsOf(chunk).join(' ')) wrong++;
+  t.equal(wrong, 0, '80 lookups in a vocabulary that forgets every 3 chunks: each the analyzer\'s code terms');
   const a = 'Installing the HTTPServer: run `npm install --save-dev x86_64` and useState() twice.';
   const b = 'Zebra crossings and useState(): a different text, then HTTPServer again.';
   const first = new TermCounter();
