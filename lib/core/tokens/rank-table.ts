@@ -21,10 +21,11 @@
 // is written, and stored in it: a process that counts checks the digest (~3 ms) and reads
 // the ends and slots where they lie in the file, instead of hashing every token again
 // (~200,000 hashes: ~20 ms of a cold process, such as a one-shot `context resolve`, in
-// cold code). mergeCount counts a piece's tokens by byte-pair merging on it, as the encoding does:
-// start from single bytes, repeatedly join the adjacent pair whose joined bytes have the
-// lowest rank (the leftmost such pair on a tie), until no adjacent pair is a token; the
-// count is the parts left. Tests hold every rank equal to the package's table and every count
+// cold code). mergeCount counts a piece's tokens by byte-pair merging on it, as the encoding
+// does: start from single bytes, repeatedly join the adjacent pair whose joined bytes have
+// the lowest rank (the leftmost such pair on a tie), until no adjacent pair is a token; the
+// count is the parts left. The ranks of two-byte pairs, which a merge asks of every pair of
+// a piece's bytes first, are remembered as they are asked (`pairRank`). Tests hold every rank equal to the package's table and every count
 // equal to the package's countTokens (count.test.ts, rank-table.test.ts).
 
 import { fnv1a, sha256Hex } from '../hash.js';
@@ -44,6 +45,8 @@ export class RankTable {
   readonly #ends: Uint32Array;
   readonly #slots: Int32Array; // a rank, or -1: empty
   readonly #mask: number;
+  /** The rank of each two-byte token (a << 8 | b), -1: none, -2: not asked yet (filled as asked). */
+  #pairs: Int32Array | null = null;
 
   /**
    * Token r is `arena[ends[r-1] .. ends[r])` (an empty range: a rank not used). The slots
@@ -152,6 +155,23 @@ export class RankTable {
     }
   }
 
+  /**
+   * The rank of the two bytes `a`, `b` as one token, or -1: `rank` of those two bytes,
+   * remembered (a merge asks it of every adjacent pair of a piece's bytes).
+   */
+  pairRank(a: number, b: number): number {
+    const pairs = (this.#pairs ??= new Int32Array(65536).fill(-2));
+    const key = (a << 8) | b;
+    let r = pairs[key]!;
+    if (r === -2) {
+      PAIR[0] = a;
+      PAIR[1] = b;
+      r = this.rank(PAIR, 0, 2);
+      pairs[key] = r;
+    }
+    return r;
+  }
+
   #sameBytes(r: number, bytes: Uint8Array, start: number, end: number): boolean {
     const arena = this.#arena;
     let a = r === 0 ? 0 : this.#ends[r - 1]!;
@@ -161,6 +181,9 @@ export class RankTable {
   }
 }
 
+
+/** Two bytes asked of `rank` by pairRank. */
+const PAIR = new Uint8Array(2);
 
 // Scratch arrays of the merge, grown as pieces need.
 let starts = new Int32Array(256);
@@ -181,7 +204,7 @@ export function mergeCount(bytes: Uint8Array, n: number, table: RankTable): numb
   }
   // Part k starts at starts[k]; ranks[k] is the rank of parts k and k+1 joined (Infinity: none).
   const rankOf = (from: number, to: number): number => {
-    const r = table.rank(bytes, from, to);
+    const r = to - from === 2 ? table.pairRank(bytes[from]!, bytes[from + 1]!) : table.rank(bytes, from, to);
     return r < 0 ? Infinity : r;
   };
   for (let i = 0; i < n; i++) {

@@ -131,6 +131,25 @@ t.test('rank-table.ts: the byte merge leaves as many tokens as the package\'s by
   t.equal(merge('aaab', toy('a', 'b', 'aa', 'aab')), 3, 'the leftmost pair on a tie');
 });
 
+// pairRank: "`rank` of those two bytes, remembered".
+t.test('rank-table.ts: pairRank is rank of the two bytes, for every pair, asked once or twice', async (t) => {
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const table = RankTable.fromBytes(readFileSync(tableFile(name)));
+    let wrong = 0;
+    let tokens = 0;
+    for (let round = 0; round < 2; round++) {
+      for (let a = 0; a < 256; a++) {
+        for (let b = 0; b < 256; b++) {
+          const r = table.rank(Uint8Array.of(a, b), 0, 2);
+          if (round === 0 && r >= 0) tokens++;
+          if (table.pairRank(a, b) !== r) wrong++;
+        }
+      }
+    }
+    t.equal(wrong, 0, `${name}: 2 x 65,536 pairs (${tokens} of them tokens)`);
+  }
+});
+
 t.test('count.ts: a built checkout counts from its rank files, exactly as the package does', async (t) => {
   const ORDINARY = { disallowedSpecial: new Set<string>() };
   for (const name of ['o200k_base', 'cl100k_base'] as const) {
