@@ -190,21 +190,34 @@ export class Vocabulary {
     const terms: string[] = new Array<string>(n);
     const numbers = new Int32Array(n);
     const rank = new Int32Array(n);
+    // Each fresh term (none is an old one) goes before the first old term that sorts after
+    // it, found by binary search from where the last one went: a few string comparisons per
+    // fresh term, not one per term of the thread; the old terms between are moved as they are.
     let i = 0;
-    let j = 0;
-    for (let k = 0; k < n; k++) {
-      let term: string;
-      let number: number;
-      if (j >= fresh.length || (i < had && compareBytes(oldTerms[i] as string, fresh[j] as string) < 0)) {
-        term = oldTerms[i] as string;
-        number = oldNumbers[i] as number;
-        i++;
-      } else {
-        term = fresh[j] as string;
-        number = this.numbers.get(term) as number;
-        j++;
+    let k = 0;
+    for (const term of fresh) {
+      let lo = i;
+      let hi = had;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareBytes(oldTerms[mid] as string, term) < 0) lo = mid + 1;
+        else hi = mid;
       }
+      for (; i < lo; i++, k++) {
+        const number = oldNumbers[i] as number;
+        terms[k] = oldTerms[i] as string;
+        numbers[k] = number;
+        rank[number] = k;
+      }
+      const number = this.numbers.get(term) as number;
       terms[k] = term;
+      numbers[k] = number;
+      rank[number] = k;
+      k++;
+    }
+    for (; i < had; i++, k++) {
+      const number = oldNumbers[i] as number;
+      terms[k] = oldTerms[i] as string;
       numbers[k] = number;
       rank[number] = k;
     }
