@@ -8,8 +8,9 @@
 // code characters) are found by the same loop, every raw token lying inside one (one scan of
 // the text for both: `countText`); a plain chunk — one raw token, with at most a leading `(`
 // and trailing `)` . : ? - (most prose words) — is known to give no code term without
-// building its string; any other is analyzed once (`codeTermsOf`, memoized by its characters). Term ids are local to one counter (one
-// chunk of a build's documents); the index builder maps them to the cache's. A thread counts
+// building its string; any other is analyzed once (`codeTermsOf`, memoized by its
+// characters). Term ids are local to one counter (one chunk of a build's documents); the
+// index builder maps them to the cache's. A thread counts
 // many chunks, one counter each, and real text repeats its words from chunk to chunk, so the
 // raw-token interner and each raw token's analysis are the thread's (`Vocabulary`: analysed
 // once per thread, its terms numbered thread-wide), and a counter maps the thread's term
@@ -280,7 +281,6 @@ export class Vocabulary {
     return id;
   }
 
-  /** Twice the slots, each raw token moved to its place there. */
   /** The term numbers of the code terms of the chunk text[s, e) (analyzer.ts codeTermsOf), analysed once. */
   chunkTerms(text: string, s: number, e: number): readonly number[] {
     const len = e - s;
