@@ -103,7 +103,7 @@ t.test('analyze-corpus.ts: chunks handed out on demand come back in document ord
   });
   const task = { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true };
   const batches = await dist.analyzeCorpus(task, 2);
-  t.equal(batches.length, Math.ceil(items.length / dist.CHUNK_ITEMS), 'one batch per chunk');
+  t.equal(batches.length, dist.chunkStarts(items, dist.CHUNK_ITEMS, false).length - 1, 'one batch per chunk');
   t.same(batches.flatMap((b) => b.documents.map((d) => d.path)), items.map((i) => i.path), 'every document once, in order');
 
   // Two unreadable documents far apart, failing differently (absent; a directory in its
@@ -152,19 +152,28 @@ t.test('analyze-corpus.ts: chunkStarts ends each chunk after a path that cuts a 
   }
   const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
   const { cutsPack } = (await import(pathToFileURL(packsFile).href)) as typeof import('../../../../lib/core/engine/v1/packs.js');
-  const items = Array.from({ length: 2000 }, (_, i) => ({ path: `docs/page-${i}.md`, file: '', offset: 0, length: -1 }));
+  const items = Array.from({ length: 4000 }, (_, i) => ({ path: `docs/page-${i}.md`, file: '', offset: 0, length: -1 }));
+  // "every `chunkItems` items, then, once fewer than eight chunks of that size are left,
+  // every eighth of the items left (at least LAST_CHUNK_ITEMS, or all that is left)"
+  const planned = (at: number): number => Math.min(256, Math.max(dist.LAST_CHUNK_ITEMS, Math.ceil((items.length - at) / 8)));
   const plain = dist.chunkStarts(items, 256, false);
-  t.same(plain, [0, 256, 512, 768, 1024, 1280, 1536, 1792, 2000], 'without packs: every 256 items');
+  t.same(plain.slice(0, 9), [0, 256, 512, 768, 1024, 1280, 1536, 1792, 2048], 'without packs: every 256 items while 2,048 or more are left');
+  t.equal(plain[9], 2048 + 244, 'then an eighth of what is left (1,952 / 8)');
+  t.equal(plain[plain.length - 1], items.length, 'the last chunk ends with the items');
+  const sizes = plain.slice(1).map((end, k) => end - (plain[k] as number));
+  t.ok(sizes.every((n, k) => k === 0 || n <= (sizes[k - 1] as number)), `chunks never grow: ${sizes.join(' ')}`);
+  t.ok(sizes.slice(0, -1).every((n) => n >= dist.LAST_CHUNK_ITEMS), 'none below LAST_CHUNK_ITEMS but the last');
+  t.equal(sizes[sizes.length - 2], dist.LAST_CHUNK_ITEMS, 'the chunks before the last are the smallest');
   const aligned = dist.chunkStarts(items, 256, true);
   t.equal(aligned[0], 0);
   t.equal(aligned[aligned.length - 1], items.length, 'the last chunk ends with the items');
   for (let k = 1; k < aligned.length - 1; k++) {
     const start = aligned[k] as number;
-    t.ok(start - (aligned[k - 1] as number) >= 256, `chunk ${k - 1} holds at least 256 items`);
+    const from = aligned[k - 1] as number;
     t.ok(cutsPack((items[start - 1] as { path: string }).path), `chunk ${k} begins right after a path that cuts`);
-    let firstCut = (aligned[k - 1] as number) + 255;
+    let firstCut = from + planned(from) - 1;
     while (!cutsPack((items[firstCut] as { path: string }).path)) firstCut++;
-    t.equal(start, firstCut + 1, `chunk ${k - 1} ends at the first cut from its 256th item`);
+    t.equal(start, firstCut + 1, `chunk ${k - 1} ends at the first cut from its ${planned(from)}th item`);
   }
   t.same(dist.chunkStarts([], 256, true), [0], 'no items, no chunk');
 });
