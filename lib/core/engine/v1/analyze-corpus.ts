@@ -89,6 +89,10 @@ export async function takeChunks(chunked: ChunkedTask, reply: (r: ChunkReply) =>
       continue;
     }
     reply({ chunk, result });
+    // Let the event loop run between chunks: on the main thread, the workers' replies wait
+    // in it (their packs are written as they come, ./early-packs.ts), not all at the end
+    // while the workers idle (a default build of 10,000 real-text files: ~0.3 s).
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

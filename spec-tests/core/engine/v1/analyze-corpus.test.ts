@@ -140,6 +140,40 @@ t.test('analyze-corpus.ts: chunks handed out on demand come back in document ord
   t.equal(calls, 1, 'arrived: not called again after its first error');
 });
 
+// analyze-corpus.ts takeChunks: "Let the event loop run between chunks: on the main thread,
+// the workers' replies wait in it (their packs are written as they come), not all at the
+// end". A callback queued on the event loop before the chunks start runs while chunks are
+// still left (reading and analysing are synchronous: without the pause it would run only
+// after the last one).
+t.test('analyze-corpus.ts: takeChunks lets the event loop run between chunks', async (t) => {
+  const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
+  if (!existsSync(distFile)) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
+  const dir = t.testdir({});
+  const items = Array.from({ length: 600 }, (_, i) => {
+    const path = `d${String(i).padStart(4, '0')}.md`;
+    writeFileSync(join(dir, path), `# Doc ${i}\n\nword${i % 37} shared text ${i}\n`);
+    return { path, file: join(dir, path), offset: 0, length: -1 };
+  });
+  const task = { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true };
+  const starts = dist.chunkStarts(items, dist.CHUNK_ITEMS, false);
+  const chunks = starts.length - 1;
+  t.ok(chunks >= 3, `${chunks} chunks`);
+  let replies = 0;
+  let repliesWhenLoopRan = -1;
+  setImmediate(() => {
+    repliesWhenLoopRan = replies;
+  });
+  await dist.takeChunks({ task, starts, next: new SharedArrayBuffer(4) }, (reply) => {
+    if ('result' in reply) replies++;
+  });
+  t.equal(replies, chunks, 'every chunk replied');
+  t.ok(repliesWhenLoopRan >= 0 && repliesWhenLoopRan < chunks, `the event loop ran after ${repliesWhenLoopRan} of ${chunks} chunks`);
+});
+
 // Issue 24 item 2, "pack and index encoding done on the threads that analysed their
 // documents": a full build's chunks run on to just after a path that cuts a pack, so each
 // chunk begins where a pack does, and the thread that analyses it also makes its packs.
