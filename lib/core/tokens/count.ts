@@ -59,8 +59,14 @@ interface BpeCore {
   readonly bytePairRankDecoder: readonly (string | readonly number[] | undefined)[];
 }
 
-/** Pieces remembered per counter before the memo starts over. */
-export const PIECE_MEMO_LIMIT = 200_000;
+/**
+ * Pieces remembered per counter before the memo starts over: 2^17, in 2^18 slots of 32 bytes
+ * (8 MB). A build's thread meets ~106,000 distinct pieces in half of 10,000 real-text files;
+ * a table twice this size (200,000 pieces, 16 MB) found them no better and was slower to
+ * probe, its slots spread over more memory than the caches hold (counting a thread's half
+ * ~5 % faster with this one, four alternated runs).
+ */
+export const PIECE_MEMO_LIMIT = 131_072;
 
 function bpeCore(encoding: Encoding): BpeCore | null {
   const core = encoding.default?.bytePairEncodingCoreProcessor as Partial<BpeCore> | undefined;
