@@ -146,13 +146,12 @@ export class Vocabulary {
   private readonly numbers = new Map<string, number>();
   /**
    * Per slot, four numbers side by side (one probe reads one cache line): the raw token's
-   * hash, where its characters start in the pool, its length (0: an empty slot), its number.
+   * hash, where its characters start in the pool, its length (0: an empty slot), and what
+   * `lookup` answers: its one term number, or ~its raw number when it has none or several.
    */
   private slots: Int32Array = new Int32Array((1 << 12) * 4);
   /** Each raw token's term numbers (termsOfToken's order). */
   readonly rawTerms: (readonly number[])[] = [];
-  /** The raw token's one term number, or -1 when it has none or several (see rawTerms). */
-  rawSingle: Int32Array = new Int32Array(1 << 11);
   private pool: Uint16Array = new Uint16Array(1 << 16);
   private poolUsed = 0;
   // The code chunks analysed (those not plain: TermCounter.countText), found again the same
@@ -240,8 +239,10 @@ export class Vocabulary {
   }
 
   /**
-   * The raw number of the token in scratch[0, len) (whose FNV-1a hash is h, and which is
-   * text[s, s + len)), adding it and analyzing it once when new.
+   * The token in scratch[0, len) (whose FNV-1a hash is h, and which is text[s, s + len)),
+   * added and analyzed once when new: its one term number when it has exactly one (most
+   * words), else ~its raw number (negative; its terms are rawTerms[raw]). The answer is held
+   * in the token's slot, so counting a word reads no other table.
    */
   lookup(scratch: Uint16Array, len: number, h: number, text: string, s: number): number {
     const slots = this.slots;
@@ -261,7 +262,6 @@ export class Vocabulary {
       slot = (slot + 1) & mask;
     }
     const id = this.rawTerms.length;
-    if (id >= this.rawSingle.length) this.rawSingle = growI32(this.rawSingle, id + 1);
     if (this.poolUsed + len > this.pool.length) {
       const bigger = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + len));
       bigger.set(this.pool.subarray(0, this.poolUsed));
@@ -271,14 +271,14 @@ export class Vocabulary {
     slots[slot * 4] = h;
     slots[slot * 4 + 1] = this.poolUsed;
     slots[slot * 4 + 2] = len;
-    slots[slot * 4 + 3] = id;
     this.poolUsed += len;
     const raw = len === text.length ? text : text.slice(s, s + len);
     const numbers = termsOfToken(raw).map((t) => this.termNumber(t));
     this.rawTerms.push(numbers);
-    this.rawSingle[id] = numbers.length === 1 ? (numbers[0] as number) : -1;
+    const what = numbers.length === 1 ? (numbers[0] as number) : ~id;
+    slots[slot * 4 + 3] = what;
     if (this.rawTerms.length * 2 > slots.length >> 2) this.slots = rehashed(slots);
-    return id;
+    return what;
   }
 
   /** The term numbers of the code terms of the chunk text[s, e) (analyzer.ts codeTermsOf), analysed once. */
@@ -374,7 +374,9 @@ export class TermCounter {
       for (const n of this.vocabulary.chunkTerms(chunk, 0, chunk.length)) ids.push(this.local(n));
       forEachRawToken(chunk, (raw) => {
         if (raw.length > MAX_TOKEN_LENGTH) return;
-        for (const n of this.vocabulary.rawTerms[this.intern(raw, 0, raw.length)] as readonly number[]) ids.push(this.local(n));
+        const what = this.intern(raw, 0, raw.length);
+        if (what >= 0) ids.push(this.local(what));
+        else for (const n of this.vocabulary.rawTerms[~what] as readonly number[]) ids.push(this.local(n));
       });
     });
     return ids;
@@ -489,10 +491,9 @@ export class TermCounter {
           }
           if (n <= MAX_TOKEN_LENGTH) {
             // (a longer one gives no term: analyzer.ts)
-            const raw = this.vocabulary.lookup(scratch, n, h, text, from);
-            const single = this.vocabulary.rawSingle[raw] as number;
-            if (single >= 0) this.bump(this.local(single), field);
-            else this.add(raw, field);
+            const what = this.vocabulary.lookup(scratch, n, h, text, from);
+            if (what >= 0) this.bump(this.local(what), field);
+            else this.add(~what, field);
           }
         } else {
           // A joiner or another code character (all ASCII).
@@ -591,12 +592,6 @@ function rehashed(old: Int32Array): Int32Array {
 
 function grow32(a: Uint32Array, min: number): Uint32Array {
   const b = new Uint32Array(Math.max(a.length * 2, min));
-  b.set(a);
-  return b;
-}
-
-function growI32(a: Int32Array, min: number): Int32Array {
-  const b = new Int32Array(Math.max(a.length * 2, min));
   b.set(a);
   return b;
 }
