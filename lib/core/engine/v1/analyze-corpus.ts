@@ -19,8 +19,8 @@ const MIN_ITEMS_PER_THREAD = 500;
 export const CHUNK_ITEMS = 256;
 /**
  * Chunks shrink toward the end of the items, to an eighth of what is left, down to this
- * many: the thread that takes the last chunk then keeps the other waiting a short while
- * (chunks of 256 real-text documents left a core idle ~0.3-0.4 s at the end of a 12 s build).
+ * many: the thread that takes the last chunk then keeps the other waiting a short while,
+ * not for up to a whole chunk of 256 documents (~0.6 s of one core on real text).
  */
 export const LAST_CHUNK_ITEMS = 32;
 const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./batch-worker.js', import.meta.url) : null;
