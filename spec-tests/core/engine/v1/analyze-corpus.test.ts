@@ -5,7 +5,7 @@
 // cores) and one through dist's buildCacheV1 with 2 threads (workers whatever the machine)
 // are byte-identical, every cache file, to an in-process build on one thread — for files
 // and for sections. `verify` on worker threads agrees.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -88,20 +88,31 @@ t.test('analyze-corpus.ts: a build on worker threads is byte-identical to a buil
 // Issue 24 item 2 "Both cores busy to the end": the documents go out in small chunks, taken
 // from one shared counter by whichever thread is free; the chunks come back in document
 // order, and a failure is the first in document order whichever thread met it.
-t.test('analyze-corpus.ts: chunks handed out on demand come back in document order; the first failure in document order is reported', async (t) => {
+/** The built analyze-corpus module (the chunks run on worker threads from dist/), or null when dist/ is missing (a failed test). */
+async function builtModule(t: Test): Promise<typeof import('../../../../lib/core/engine/v1/analyze-corpus.js') | null> {
   const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
   if (!existsSync(distFile)) {
     t.fail('dist/ is missing: run `npm run build` first');
-    return;
+    return null;
   }
-  const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
+  return (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
+}
+
+/** `count` small Markdown files in a test directory, and the file-level bytes4 task over them. */
+function smallCorpus(t: Test, count: number) {
   const dir = t.testdir({});
-  const items = Array.from({ length: 1200 }, (_, i) => {
+  const items = Array.from({ length: count }, (_, i) => {
     const path = `d${String(i).padStart(4, '0')}.md`;
     writeFileSync(join(dir, path), `# Doc ${i}\n\nword${i % 37} shared text ${i}\n`);
     return { path, file: join(dir, path), offset: 0, length: -1 };
   });
-  const task = { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true };
+  return { dir, items, task: { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true } };
+}
+
+t.test('analyze-corpus.ts: chunks handed out on demand come back in document order; the first failure in document order is reported', async (t) => {
+  const dist = await builtModule(t);
+  if (dist === null) return;
+  const { dir, items, task } = smallCorpus(t, 1200);
   const batches = await dist.analyzeCorpus(task, 2);
   t.equal(batches.length, dist.chunkStarts(items, dist.CHUNK_ITEMS, false).length - 1, 'one batch per chunk');
   t.same(batches.flatMap((b) => b.documents.map((d) => d.path)), items.map((i) => i.path), 'every document once, in order');
@@ -146,19 +157,9 @@ t.test('analyze-corpus.ts: chunks handed out on demand come back in document ord
 // still left (reading and analysing are synchronous: without the pause it would run only
 // after the last one).
 t.test('analyze-corpus.ts: takeChunks lets the event loop run between chunks', async (t) => {
-  const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
-  if (!existsSync(distFile)) {
-    t.fail('dist/ is missing: run `npm run build` first');
-    return;
-  }
-  const dist = (await import(pathToFileURL(distFile).href)) as typeof import('../../../../lib/core/engine/v1/analyze-corpus.js');
-  const dir = t.testdir({});
-  const items = Array.from({ length: 600 }, (_, i) => {
-    const path = `d${String(i).padStart(4, '0')}.md`;
-    writeFileSync(join(dir, path), `# Doc ${i}\n\nword${i % 37} shared text ${i}\n`);
-    return { path, file: join(dir, path), offset: 0, length: -1 };
-  });
-  const task = { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true };
+  const dist = await builtModule(t);
+  if (dist === null) return;
+  const { items, task } = smallCorpus(t, 600);
   const starts = dist.chunkStarts(items, dist.CHUNK_ITEMS, false);
   const chunks = starts.length - 1;
   t.ok(chunks >= 3, `${chunks} chunks`);
