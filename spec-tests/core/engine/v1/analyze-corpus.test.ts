@@ -85,9 +85,6 @@ t.test('analyze-corpus.ts: a build on worker threads is byte-identical to a buil
   }
 });
 
-// Issue 24 item 2 "Both cores busy to the end": the documents go out in small chunks, taken
-// from one shared counter by whichever thread is free; the chunks come back in document
-// order, and a failure is the first in document order whichever thread met it.
 /** The built analyze-corpus module (the chunks run on worker threads from dist/), or null when dist/ is missing (a failed test). */
 async function builtModule(t: Test): Promise<typeof import('../../../../lib/core/engine/v1/analyze-corpus.js') | null> {
   const distFile = join(REPO, 'dist', 'core', 'engine', 'v1', 'analyze-corpus.js');
@@ -109,6 +106,9 @@ function smallCorpus(t: Test, count: number) {
   return { dir, items, task: { granularity: 'file' as const, tokenizer: 'bytes4' as const, items, keepContents: true } };
 }
 
+// Issue 24 item 2 "Both cores busy to the end": the documents go out in small chunks, taken
+// from one shared counter by whichever thread is free; the chunks come back in document
+// order, and a failure is the first in document order whichever thread met it.
 t.test('analyze-corpus.ts: chunks handed out on demand come back in document order; the first failure in document order is reported', async (t) => {
   const dist = await builtModule(t);
   if (dist === null) return;
