@@ -3,7 +3,7 @@
 // build_config") against lib/core/analysis/stem.ts.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { STEMMER, stemWord } from '../../../lib/core/analysis/stem.js';
+import { rememberedStems, STEM_MEMO_LIMIT, STEMMER, stemWord } from '../../../lib/core/analysis/stem.js';
 
 t.test('engine.md step 3: only lowercase ASCII letter words are stemmed', async (t) => {
   t.equal(stemWord('installing'), 'instal');
@@ -25,4 +25,34 @@ t.test('a known difference from Snowball: wink maps "howe" to "how"', async (t) 
   // the build_config names this exact implementation, so caches stay reproducible.
   t.equal(stemWord('howe'), 'how');
   t.equal(stemWord('news'), 'news', 'the other invariant forms are kept');
+});
+
+t.test('stems are remembered per word, and a remembered stem is the stemmer\'s own', async (t) => {
+  const { createRequire } = await import('node:module');
+  const wink = createRequire(import.meta.url)('wink-porter2-stemmer') as (word: string) => string;
+  const words = ['configuration', 'configured', 'running', 'runs', 'generously', 'howe', 'skies', 'yyyy'];
+  for (const round of [1, 2]) for (const w of words) t.equal(stemWord(w), wink(w), `${w}, round ${round}`);
+});
+
+t.test('the stem memo starts over when full, and stems stay the same', async (t) => {
+  const { createRequire } = await import('node:module');
+  const wink = createRequire(import.meta.url)('wink-porter2-stemmer') as (word: string) => string;
+  const first = 'relational';
+  t.equal(stemWord(first), wink(first));
+  // Distinct lowercase words, more than the memo holds: base-26 numerals in letters.
+  const word = (n: number): string => {
+    let s = 'q';
+    for (let k = n; k > 0; k = Math.floor(k / 26)) s += String.fromCharCode(97 + (k % 26));
+    return `${s}ing`;
+  };
+  let wrong = 0;
+  for (let n = 1; n <= STEM_MEMO_LIMIT + 10; n++) {
+    const w = word(n);
+    if (stemWord(w) !== wink(w)) wrong++;
+  }
+  t.equal(wrong, 0, 'every stem is the stemmer\'s, across the start-over');
+  t.ok(rememberedStems() <= STEM_MEMO_LIMIT, 'the memo never holds more than its limit');
+  t.ok(rememberedStems() < 100, 'it started over once full: only the words since are held');
+  t.equal(stemWord(first), wink(first), 'a word forgotten is stemmed again, the same');
+  t.equal(stemWord(word(STEM_MEMO_LIMIT + 10)), wink(word(STEM_MEMO_LIMIT + 10)), 'a word remembered after it is found again');
 });
