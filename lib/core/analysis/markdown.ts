@@ -14,7 +14,7 @@
 //   (docs/engine.md "Units that fit"); slugs stay unique within the document.
 // - `blocks`: where top-level blocks start, the places sections may be cut between blocks.
 
-import GithubSlugger from 'github-slugger';
+import { Slugger } from './slugger.js';
 import { parseFrontMatter, type FrontMatter } from './front-matter.js';
 import { scanBlocks } from './markdown-blocks.js';
 import { renderHeadingText } from './markdown-inline.js';
@@ -79,7 +79,7 @@ export function parseMarkdown(text: string, options: MarkdownOptions = {}): Mark
   // Definitions only matter to headings that could hold a reference link.
   const definitions = scan.headings.some((h) => h.content.includes(']')) ? scan.definitionLabels() : NO_DEFINITIONS;
   // GitHub numbers duplicate anchors over every heading, nested ones included.
-  const slugger = new GithubSlugger();
+  const slugger = new Slugger();
   // Custom ids may repeat, or equal a slug the slugger made or will make: a taken one gets
   // -1, -2, ... as the slugger numbers its own (without custom ids nothing is ever taken).
   const taken = new Set<string>();
