@@ -136,6 +136,54 @@ const FNV_PRIME = 16777619;
 /** Distinct raw tokens a thread's vocabulary holds before the next counter starts a new one. */
 export const VOCABULARY_LIMIT = 1 << 20;
 
+/** The largest raw number a vocabulary's slot holds (24 bits); a token numbered past it is not listed in WordSpans. */
+const RAW_NUMBER_MAX = 0xffffff;
+
+/**
+ * The raw tokens one `TermCounter.count` met, in text order: where each starts and ends in
+ * the text, and its raw number in `source` (the thread's vocabulary): one number, one
+ * string of characters. Each is a whole raw token of the text counted (analyzer.ts
+ * RAW_TOKEN's match), so what follows it is no letter, mark or digit. The exact token
+ * counter steps over a word it has met before in one step (count.ts, `words`).
+ */
+export class WordSpans {
+  count = 0;
+  starts: Int32Array = new Int32Array(1024);
+  ends: Int32Array = new Int32Array(1024);
+  raws: Int32Array = new Int32Array(1024);
+  /** The largest raw number listed. */
+  maxRaw = -1;
+  /** What the raw numbers are numbers in (compared by identity). */
+  source: object = this;
+
+  /** Empties the list, for the raw numbers of `source`. */
+  reset(source: object): void {
+    this.count = 0;
+    this.maxRaw = -1;
+    this.source = source;
+  }
+
+  push(start: number, end: number, raw: number): void {
+    const k = this.count;
+    if (k === this.starts.length) {
+      this.starts = grown(this.starts);
+      this.ends = grown(this.ends);
+      this.raws = grown(this.raws);
+    }
+    this.starts[k] = start;
+    this.ends[k] = end;
+    this.raws[k] = raw;
+    if (raw > this.maxRaw) this.maxRaw = raw;
+    this.count = k + 1;
+  }
+}
+
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /**
  * A thread's raw tokens and terms: open addressing over (hash, chars) gives each distinct raw
  * token a number, analysed once (analyzer.ts termsOfToken) into term numbers of the thread.
@@ -146,8 +194,9 @@ export class Vocabulary {
   private readonly numbers = new Map<string, number>();
   /**
    * Per slot, four numbers side by side (one probe reads one cache line): the raw token's
-   * hash, where its characters start in the pool, its length (0: an empty slot), and what
-   * `lookup` answers: its one term number, or ~its raw number when it has none or several.
+   * hash, where its characters start in the pool, its length (low 8 bits; 0: an empty slot)
+   * with its raw number above them (at most RAW_NUMBER_MAX), and what `lookup` answers: its
+   * one term number, or ~its raw number when it has none or several.
    */
   private slots: Int32Array = new Int32Array((1 << 12) * 4);
   /** Each raw token's term numbers (termsOfToken's order). */
@@ -238,11 +287,14 @@ export class Vocabulary {
     return n;
   }
 
+  /** The raw number of the token `lookup` last answered for (-1: past RAW_NUMBER_MAX). */
+  lastRaw = -1;
+
   /**
-   * The token in scratch[0, len) (whose FNV-1a hash is h, and which is text[s, s + len)),
-   * added and analyzed once when new: its one term number when it has exactly one (most
-   * words), else ~its raw number (negative; its terms are rawTerms[raw]). The answer is held
-   * in the token's slot, so counting a word reads no other table.
+   * The token in scratch[0, len) (len <= 255; whose FNV-1a hash is h, and which is
+   * text[s, s + len)), added and analyzed once when new: its one term number when it has
+   * exactly one (most words), else ~its raw number (negative; its terms are rawTerms[raw]).
+   * The answer is held in the token's slot, so counting a word reads no other table.
    */
   lookup(scratch: Uint16Array, len: number, h: number, text: string, s: number): number {
     const slots = this.slots;
@@ -250,14 +302,18 @@ export class Vocabulary {
     const pool = this.pool;
     let slot = h & mask;
     for (let n = slots[slot * 4 + 2] as number; n !== 0; n = slots[slot * 4 + 2] as number) {
-      if (n === len && slots[slot * 4] === h) {
+      if ((n & 0xff) === len && slots[slot * 4] === h) {
         let at = slots[slot * 4 + 1] as number;
         let k = 0;
         while (k < len && pool[at] === scratch[k]) {
           at++;
           k++;
         }
-        if (k === len) return slots[slot * 4 + 3] as number;
+        if (k === len) {
+          const raw = n >>> 8;
+          this.lastRaw = raw === RAW_NUMBER_MAX ? -1 : raw;
+          return slots[slot * 4 + 3] as number;
+        }
       }
       slot = (slot + 1) & mask;
     }
@@ -268,12 +324,14 @@ export class Vocabulary {
       this.pool = bigger;
     }
     for (let k = 0; k < len; k++) this.pool[this.poolUsed + k] = text.charCodeAt(s + k);
+    const raw = Math.min(id, RAW_NUMBER_MAX);
+    this.lastRaw = raw === RAW_NUMBER_MAX ? -1 : raw;
     slots[slot * 4] = h;
     slots[slot * 4 + 1] = this.poolUsed;
-    slots[slot * 4 + 2] = len;
+    slots[slot * 4 + 2] = len | (raw << 8);
     this.poolUsed += len;
-    const raw = len === text.length ? text : text.slice(s, s + len);
-    const numbers = termsOfToken(raw).map((t) => this.termNumber(t));
+    const token = len === text.length ? text : text.slice(s, s + len);
+    const numbers = termsOfToken(token).map((t) => this.termNumber(t));
     this.rawTerms.push(numbers);
     const what = numbers.length === 1 ? (numbers[0] as number) : ~id;
     slots[slot * 4 + 3] = what;
@@ -340,6 +398,8 @@ export class TermCounter {
   private readonly vocabulary: Vocabulary;
   /** Per term number of the vocabulary: 1 + its local id here (0: none yet). */
   private localOf: Int32Array;
+  /** Where count() lists the raw tokens it meets (null: nowhere). */
+  private words: WordSpans | null = null;
   /** The token being looked up (ASCII path: up to MAX_TOKEN_LENGTH + 1 chars are kept). */
   private scratch = new Uint16Array(MAX_TOKEN_LENGTH + 1);
 
@@ -358,8 +418,15 @@ export class TermCounter {
   }
 
   /** Counts the terms of text[start, end) into `field` of the current unit. */
-  count(text: string, field: number, start = 0, end = text.length): void {
+  /**
+   * Counts the terms of text[start, end) into `field` of the current unit; `words`, when
+   * given, is emptied and then lists the raw tokens met there (WordSpans).
+   */
+  count(text: string, field: number, start = 0, end = text.length, words: WordSpans | null = null): void {
+    if (words !== null) words.reset(this.vocabulary);
+    this.words = words;
     this.countText(text, field, start, end);
+    this.words = null;
   }
 
   /** Counts already-analyzed terms (a path's or title's, reused for every unit of a file). */
@@ -494,6 +561,8 @@ export class TermCounter {
             const what = this.vocabulary.lookup(scratch, n, h, text, from);
             if (what >= 0) this.bump(this.local(what), field);
             else this.add(~what, field);
+            const words = this.words;
+            if (words !== null && this.vocabulary.lastRaw >= 0) words.push(from, i, this.vocabulary.lastRaw);
           }
         } else {
           // A joiner or another code character (all ASCII).

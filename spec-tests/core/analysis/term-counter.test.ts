@@ -6,7 +6,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { analyzeText } from '../../../lib/core/analysis/analyzer.js';
-import { FIELD_COUNT, FIELDS, TermCounter, type UnitTerms } from '../../../lib/core/analysis/term-counter.js';
+import { FIELD_COUNT, FIELDS, TermCounter, WordSpans, type UnitTerms } from '../../../lib/core/analysis/term-counter.js';
 
 /** term -> frequency per field, from one finished unit. */
 function countsOf(counter: TermCounter, unit: UnitTerms): Map<string, number[]> {
@@ -233,4 +233,57 @@ t.test('term-counter.ts: byteRanks gives each local term its rank in the byte or
     { numRuns: 300, seed: 24 },
   );
   t.ok(counters >= 300, `${counters} counters in a row: every term once, in UTF-8 byte order, each local id ranked to its term`);
+});
+
+// The raw tokens count() lists (WordSpans, what the exact token counter steps over): every
+// raw token of the slice up to the length limit (the analyzer's RAW_TOKEN matches), in order,
+// where it stands in the text, one raw number per distinct token and one token per number.
+t.test('term-counter.ts: count() lists the raw tokens it meets, each with one number per distinct token (property)', async (t) => {
+  const RAW = /[\p{L}\p{M}\p{N}]+(?:[._-][\p{L}\p{M}\p{N}]+)*/gu;
+  // Numbers are the thread vocabulary's, and a vocabulary past its limit is replaced: per source.
+  const sources = new Map<object, Map<number, string>>();
+  let checked = 0;
+  let listed = 0;
+  fc.assert(
+    fc.property(fc.oneof(asciiText, wideText), fc.nat(), fc.nat(), (text, a, b) => {
+      checked++;
+      const start = text.length === 0 ? 0 : a % (text.length + 1);
+      const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+      const counter = new TermCounter();
+      const words = new WordSpans();
+      words.push(0, 0, 999_999); // what an earlier count left is emptied
+      counter.count(text, 0, start, end, words);
+      counter.finishUnit();
+      const want = [...text.slice(start, end).matchAll(RAW)].filter((m) => m[0].length <= 128).map((m) => [start + (m.index as number), start + (m.index as number) + m[0].length]);
+      const got = Array.from({ length: words.count }, (_, k) => [words.starts[k], words.ends[k]]);
+      if (JSON.stringify(got) !== JSON.stringify(want)) return false;
+      let max = -1;
+      const tokenOf = sources.get(words.source) ?? new Map<number, string>();
+      sources.set(words.source, tokenOf);
+      for (let k = 0; k < words.count; k++) {
+        const token = text.slice(words.starts[k], words.ends[k]);
+        const raw = words.raws[k] as number;
+        max = Math.max(max, raw);
+        const before = tokenOf.get(raw);
+        if (before !== undefined && before !== token) return false;
+        tokenOf.set(raw, token);
+        listed++;
+      }
+      return words.maxRaw === max;
+    }),
+    { numRuns: 3000 },
+  );
+  let distinct = 0;
+  for (const tokenOf of sources.values()) {
+    const numbers = new Map<string, number>();
+    for (const [raw, token] of tokenOf) {
+      if (numbers.has(token)) t.fail(`${JSON.stringify(token)} has two numbers`);
+      numbers.set(token, raw);
+    }
+    distinct += numbers.size;
+  }
+  t.ok(checked >= 3000 && listed > 10_000, `${checked} random texts and slices, ${listed} tokens listed where the regex finds them, ${distinct} numbers each for one token`);
+  const counter = new TermCounter();
+  counter.count('plain words here', 0);
+  t.equal(counter.finishUnit().lengths[0], 3, 'without a list, count() counts as before');
 });

@@ -84,6 +84,72 @@ t.test('count.ts: the piece memo counts exactly what gpt-tokenizer counts (dev-s
   t.equal(plain(''), 0);
 });
 
+// count.ts, o200k_base's `words`: "once such a piece was seen to be exactly the token (with
+// its space), it is wherever the token stands again without an apostrophe after it, and costs
+// the same". Given the raw tokens the term counter lists (WordSpans), the count must be the
+// package's for every dev-set page and slice of one (counted twice: the second time from the
+// costs the first one learnt), and for random text crowded with what decides a word's piece:
+// a space or line break or punctuation before it, an apostrophe or contraction after it
+// ('s 'S 'll), digits inside it, camelCase, letters outside ASCII, marks, and words over the
+// 128-unit limit (never listed).
+t.test('count.ts: o200k_base stepping over words counts exactly what gpt-tokenizer counts', async (t) => {
+  const { createRequire } = await import('node:module');
+  const { devPages } = await import('./dev-pages.js');
+  const fc = (await import('fast-check')).default;
+  const { TermCounter, WordSpans } = await import('../../../lib/core/analysis/term-counter.js');
+  const { tokenCounter } = await import('../../../lib/core/tokens/count.js');
+  const require = createRequire(import.meta.url);
+  const encoding = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
+  const ORDINARY = { disallowedSpecial: new Set<string>() };
+  const want = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, ORDINARY));
+  const count = tokenCounter('o200k_base');
+  const stepper = count.words;
+  if (stepper === undefined) throw new Error('o200k_base has no words counter');
+  t.equal(tokenCounter('cl100k_base').words, undefined, 'cl100k_base (another split pattern) has none');
+  const spans = new WordSpans();
+  /** text[start, end) counted by stepping over the raw tokens the term counter lists there. */
+  const stepped = (text: string, start: number, end: number): number => {
+    const counter = new TermCounter();
+    counter.count(text, 0, start, end, spans);
+    counter.finishUnit();
+    return stepper(text.slice(start, end), start, spans);
+  };
+  let wrong = 0;
+  let steps = 0;
+  for (const round of [1, 2]) {
+    for (const page of devPages()) {
+      if (stepped(page, 0, page.length) !== want(page)) wrong++;
+      steps += spans.count;
+      for (let i = 0; i < page.length; i += 997) {
+        const end = Math.min(page.length, i + 1500);
+        if (stepped(page, i, end) !== want(page.slice(i, end))) wrong++;
+      }
+    }
+    t.equal(wrong, 0, `round ${round}: every dev-set page and slice counted as the package counts it`);
+  }
+  t.ok(steps > 100_000, `${steps} words listed over the pages`);
+  const unit = fc.constantFrom(' ', '  ', '\n', '\t', '(', '**', '`', '"', "'", "'s", "'S", "'ll", "'t", 'a', 'word', 'Word', 'WORD', 'wordy', 'useState', 'HTTPServer', 'abc123', '123abc', '1', '.', '_', '-', 'snake_case', 'é', 'café', 'Éa', '\u0301', '日本', 'Ωμέγα', '😀', 'x'.repeat(130), ' ' + 'y'.repeat(127));
+  fc.assert(
+    fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), fc.nat(), fc.nat(), (text, a, b) => {
+      const start = text.length === 0 ? 0 : a % (text.length + 1);
+      const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+      const expected = want(text.slice(start, end));
+      return stepped(text, start, end) === expected && stepped(text, start, end) === expected;
+    }),
+    { numRuns: 5000, seed: 2430 },
+  );
+  t.pass('5,000 random texts and slices, each counted twice, as the package counts them');
+  // It does step: a word's cost, once learnt, is added without looking at the word (which is
+  // why the spans must be the text's own raw tokens, one number per distinct token).
+  const hello = ' hello';
+  t.equal(stepped(hello, 0, hello.length), 1, '" hello" is one token, learnt');
+  const raw = spans.raws[0] as number;
+  const lying = { count: 1, starts: Int32Array.of(1), ends: Int32Array.of(16), raws: Int32Array.of(raw), maxRaw: raw, source: spans.source };
+  const long = ' pneumonoultramicroscopic';
+  t.ok(want(long.slice(0, 16)) > 1, 'the text it is handed costs more than one token');
+  t.equal(stepper(long.slice(0, 16), 0, lying), 1, 'told it is " hello" again, it adds what " hello" costs');
+});
+
 // "The split patterns are the engine's own copies (O200K_PATTERN, CL100K_PATTERN, each tested
 // equal to the package's), so a counting process never loads the package" (docs/engine.md,
 // "Ranks that load in milliseconds").

@@ -6,7 +6,7 @@
 
 import { parseMarkdown } from '../../analysis/markdown.js';
 import { splitSections } from '../../analysis/sections.js';
-import type { TermCounter, UnitTerms } from '../../analysis/term-counter.js';
+import { WordSpans, type TermCounter, type UnitTerms } from '../../analysis/term-counter.js';
 import { countWords } from '../../analysis/text.js';
 import type { TokenCounter } from '../../tokens/count.js';
 import { SECTION_RULES, type Granularity } from './config.js';
@@ -31,10 +31,17 @@ export function trailLine(trail: readonly string[]): string {
   return trail.join(' > ');
 }
 
-/** Tokens a unit costs: its content, plus its heading trail when it has one. */
-export function unitTokens(count: TokenCounter, content: string, trail: readonly string[]): number {
-  return count(content) + (trail.length > 0 ? count(trailLine(trail)) : 0);
+/**
+ * Tokens a unit costs: its content, plus its heading trail when it has one. With `words` (the
+ * raw tokens of the content, found at `offset` in its document), counted by stepping over them.
+ */
+export function unitTokens(count: TokenCounter, content: string, trail: readonly string[], offset = 0, words: WordSpans | null = null): number {
+  const body = words !== null && count.words !== undefined ? count.words(content, offset, words) : count(content);
+  return body + (trail.length > 0 ? count(trailLine(trail)) : 0);
 }
+
+/** The raw tokens of a unit's body, for a token counter that steps over words (one per thread: units are analysed one at a time). */
+const unitWords = new WordSpans();
 
 function pathText(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -65,7 +72,12 @@ export function analyzeDocument(
           mergeMaxBytes: SECTION_RULES.merge_max_bytes,
         });
   return parts.map((part) => {
-    counter.count(text, BODY, Math.max(part.start, bodyStart), Math.max(part.end, bodyStart));
+    const bodyFrom = Math.max(part.start, bodyStart);
+    const bodyTo = Math.max(part.end, bodyStart);
+    // When the body is the whole unit (no front matter in it), the raw tokens its terms come
+    // from are the unit's too, and a counter that can step over words is given them.
+    const words = countTokens.words !== undefined && bodyFrom === part.start && bodyTo === part.end ? unitWords : null;
+    counter.count(text, BODY, bodyFrom, bodyTo, words);
     // The trail's last entry is the section's own heading, already among its headings,
     // except in the second and later pieces of a heading's text (slug~k), which hold no
     // heading of their own but still belong under it.
@@ -80,7 +92,7 @@ export function analyzeDocument(
       end: part.end,
       slug: part.slug,
       trail: part.trail,
-      tokens: unitTokens(countTokens, content, part.trail),
+      tokens: words === null ? unitTokens(countTokens, content, part.trail) : unitTokens(countTokens, content, part.trail, part.start, words),
       words: countWords(content),
       terms: counter.finishUnit(),
     };
