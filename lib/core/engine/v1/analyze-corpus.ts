@@ -74,7 +74,7 @@ export async function takeChunks(chunked: ChunkedTask, reply: (r: ChunkReply) =>
   const count = chunked.starts.length - 1;
   for (;;) {
     const chunk = Atomics.add(next, 0, 1);
-    if (chunk >= count) return;
+    if (chunk >= count || chunk < 0) return;
     let result: BatchResult;
     try {
       result = await runChunk(chunkOf(chunked, chunk), chunk === count - 1);
@@ -96,6 +96,11 @@ export async function takeChunks(chunked: ChunkedTask, reply: (r: ChunkReply) =>
   }
 }
 
+/** Nobody takes another chunk (the counter is set to the number of chunks: every later take is past the end). */
+function noMoreChunks(chunked: ChunkedTask): void {
+  Atomics.store(new Int32Array(chunked.next), 0, chunked.starts.length - 1);
+}
+
 function runWorker(url: URL, chunked: ChunkedTask, onReply: (r: ChunkReply) => void): Promise<void> {
   return new Promise((resolve) => {
     const worker = new Worker(url, { workerData: chunked });
@@ -108,7 +113,7 @@ function runWorker(url: URL, chunked: ChunkedTask, onReply: (r: ChunkReply) => v
       }
     });
     worker.once('error', (err) => {
-      Atomics.store(new Int32Array(chunked.next), 0, 0x7fffffff); // nobody takes another chunk
+      noMoreChunks(chunked);
       onReply({ chunk: -1, error: { code: 'internal_error', detail: String(err) } });
       resolve();
     });
@@ -123,9 +128,12 @@ function readFailure(path: string, code: string | null): ContextError {
  * Analyzes `items` (in order) on up to `threads` threads; batches come back in order.
  * `arrived`, when given, is called on the main thread with each chunk's batch as soon as it
  * is done, in whatever order they finish (a full build writes their packs then: ./early-packs.ts);
- * should it throw, the analysis runs to its end and that error is thrown.
+ * `analyzed`, after it, with how many items are analysed so far (the build's progress: once per
+ * chunk, when the analysis runs on more than one thread). Should either throw (a build asked to
+ * stop throws from its progress report), no thread takes another chunk, those running end, and
+ * that error is thrown.
  */
-export async function analyzeCorpus(task: BatchTask, threads: number, arrived?: (batch: BatchResult) => void): Promise<BatchResult[]> {
+export async function analyzeCorpus(task: BatchTask, threads: number, arrived?: (batch: BatchResult) => void, analyzed?: (items: number) => void): Promise<BatchResult[]> {
   const items = task.items;
   const parts = Math.max(1, Math.min(Math.floor(threads), Math.floor(items.length / MIN_ITEMS_PER_THREAD)));
   if (WORKER_URL === null || parts <= 1) {
@@ -136,13 +144,17 @@ export async function analyzeCorpus(task: BatchTask, threads: number, arrived?: 
   const chunked: ChunkedTask = { task, starts: chunkStarts(items, CHUNK_ITEMS, task.encodePacks === true), next: new SharedArrayBuffer(4) };
   const replies: ChunkReply[] = [];
   let failed: { readonly error: unknown } | null = null;
+  let done = 0;
   const record = (r: ChunkReply): void => {
     replies.push(r);
-    if (arrived === undefined || failed !== null || !('result' in r)) return;
+    if (failed !== null || !('result' in r)) return;
+    done += (chunked.starts[r.chunk + 1] as number) - (chunked.starts[r.chunk] as number);
     try {
-      arrived(r.result);
+      arrived?.(r.result);
+      analyzed?.(done);
     } catch (error) {
       failed = { error };
+      noMoreChunks(chunked);
     }
   };
   const url = WORKER_URL;

@@ -407,7 +407,12 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     const arrived = early === null ? undefined : (batch: BatchResult): void => early.add(assemble.localPackFiles(batch));
     const batches = items.length === 0
       ? []
-      : await (await import('./analyze-corpus.js')).analyzeCorpus({ granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true, encodePacks: old === null }, o.threads ?? 1, arrived);
+      : await (await import('./analyze-corpus.js')).analyzeCorpus(
+          { granularity: o.options.granularity, tokenizer: o.options.tokenizer, items, keepContents: true, encodePacks: old === null },
+          o.threads ?? 1,
+          arrived,
+          (done) => report({ phase: 'analyze', files: trusted.length + done, filesTotal: files.length, bytes: 0 }),
+        );
     const analyzed = assemble.analyzedDocuments(batches);
     const skipped = [...listing.skipped, ...analyzed.skipped].sort((a, b) => compareBytes(a.path, b.path));
     // The new cache's documents: the trusted old ones and the analyzed ones, in path order.

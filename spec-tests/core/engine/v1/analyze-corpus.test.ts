@@ -136,19 +136,44 @@ t.test('analyze-corpus.ts: chunks handed out on demand come back in document ord
   t.equal(absentFirst, 'io_error: ENOENT', 'the absent document (the earlier) is reported');
   t.match(directoryFirst, /^io_error: E(ISDIR|NOTREG)/, 'the directory (now the earlier) is reported');
 
-  // `arrived` ("called on the main thread with each chunk's batch as soon as it is done ...
-  // should it throw, the analysis runs to its end and that error is thrown"): what a full
-  // build's early pack writes hang on (early-packs.ts).
+  // `arrived` ("called on the main thread with each chunk's batch as soon as it is done"):
+  // what a full build's early pack writes hang on (early-packs.ts); `analyzed` ("after it,
+  // with how many items are analysed so far"): the build's progress. "Should either throw, no
+  // thread takes another chunk, those running end, and that error is thrown": a build asked
+  // to stop throws from its progress report.
   const seen: string[] = [];
-  const again = await dist.analyzeCorpus(task, 2, (batch) => seen.push(batch.documents[0]?.path ?? ''));
+  const counts: number[] = [];
+  const again = await dist.analyzeCorpus(task, 2, (batch) => seen.push(batch.documents[0]?.path ?? ''), (n) => counts.push(n));
   t.same([...seen].sort(), again.map((b) => b.documents[0]?.path ?? '').sort(), 'arrived: each batch handed over once');
-  let calls = 0;
-  const refusing = (): void => {
-    calls++;
-    throw new Error('refused');
-  };
-  await t.rejects(dist.analyzeCorpus(task, 2, refusing), { message: 'refused' }, 'arrived: its error is the analysis\'s');
-  t.equal(calls, 1, 'arrived: not called again after its first error');
+  t.equal(counts.length, again.length, 'analyzed: once per chunk');
+  t.same(counts, [...counts].sort((a, b) => a - b), 'analyzed: counts that only grow');
+  t.equal(counts.at(-1), items.length, 'analyzed: the last count is every item');
+  for (const which of ['arrived', 'analyzed'] as const) {
+    let calls = 0;
+    let taken = 0;
+    const refuse = (): void => {
+      calls++;
+      throw new Error('refused');
+    };
+    const arrivedHook = (batch: { documents: readonly unknown[] }): void => {
+      taken += batch.documents.length;
+      if (which === 'arrived') refuse();
+    };
+    await t.rejects(dist.analyzeCorpus(task, 2, arrivedHook, which === 'analyzed' ? refuse : undefined), { message: 'refused' }, `${which}: its error is the analysis's`);
+    t.equal(calls, 1, `${which}: not called again after its first error`);
+    t.ok(taken < items.length, `${which}: no batch handed over after the error (${taken} of ${items.length} documents)`);
+  }
+  // "No thread takes another chunk": the shared counter is set to the number of chunks, past
+  // which a taker stops — as it does past the end by any amount (a counter that wrapped
+  // round to a negative number once sent a thread to analyse every item again).
+  const starts = dist.chunkStarts(items, dist.CHUNK_ITEMS, false);
+  for (const at of [starts.length - 1, starts.length + 5, -0x80000000]) {
+    const next = new SharedArrayBuffer(4);
+    new Int32Array(next)[0] = at;
+    let ran = 0;
+    await dist.takeChunks({ task, starts, next }, () => ran++);
+    t.equal(ran, 0, `a counter at ${at}: no chunk taken`);
+  }
 });
 
 // analyze-corpus.ts takeChunks: "Let the event loop run between chunks: on the main thread,
