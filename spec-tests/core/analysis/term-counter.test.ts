@@ -48,13 +48,18 @@ const wideUnit = fc.constantFrom(
 );
 const wideText = fc.array(fc.oneof(asciiWord, fc.string({ unit: wideUnit, maxLength: 12 })), { maxLength: 30 }).map((w) => w.join(' '));
 
+/** A slice [start, end) of `text` picked by two random naturals (empty text: [0, 0)). */
+function sliceOf(text: string, a: number, b: number): [number, number] {
+  const start = text.length === 0 ? 0 : a % (text.length + 1);
+  return [start, start + (text.length === 0 ? 0 : b % (text.length - start + 1))];
+}
+
 t.test('term-counter.ts: the char-code scan counts exactly the analyzer\'s terms of any slice (ASCII and not)', async (t) => {
   let checked = 0;
   fc.assert(
     fc.property(fc.oneof(asciiText, wideText), fc.nat(), fc.nat(), (text, a, b) => {
       checked++;
-      const start = text.length === 0 ? 0 : a % (text.length + 1);
-      const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+      const [start, end] = sliceOf(text, a, b);
       const counter = new TermCounter();
       counter.count(text, 0, start, end);
       const unit = counter.finishUnit();
@@ -247,8 +252,7 @@ t.test('term-counter.ts: count() lists the raw tokens it meets, each with one nu
   fc.assert(
     fc.property(fc.oneof(asciiText, wideText), fc.nat(), fc.nat(), (text, a, b) => {
       checked++;
-      const start = text.length === 0 ? 0 : a % (text.length + 1);
-      const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+      const [start, end] = sliceOf(text, a, b);
       const counter = new TermCounter();
       const words = new WordSpans();
       words.push(0, 0, 999_999); // what an earlier count left is emptied
