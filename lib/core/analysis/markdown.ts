@@ -14,6 +14,7 @@
 //   (docs/engine.md "Units that fit"); slugs stay unique within the document.
 // - `blocks`: where top-level blocks start, the places sections may be cut between blocks.
 
+import { flatString } from './flat-string.js';
 import { Slugger } from './slugger.js';
 import { parseFrontMatter, type FrontMatter } from './front-matter.js';
 import { scanBlocks } from './markdown-blocks.js';
@@ -88,8 +89,11 @@ export function parseMarkdown(text: string, options: MarkdownOptions = {}): Mark
   for (const raw of scan.headings) {
     const custom = options.headingIds === true ? headingId(raw.content) : null;
     const rendered = renderHeadingText(custom === null ? raw.content : custom.content, definitions);
+    // Flat: the term counter and the token counter read heading texts in the loops that read
+    // documents (flat-string.ts).
+    const headingText = raw.topLevel ? flatString(rendered.text) : rendered.text;
     if (!slugs) {
-      if (raw.topLevel) headings.push({ level: raw.level, text: rendered.text, slug: '', start: raw.start, end: raw.end });
+      if (raw.topLevel) headings.push({ level: raw.level, text: headingText, slug: '', start: raw.start, end: raw.end });
       continue;
     }
     let slug = custom === null ? slugger.slug(rendered.anchorText) : custom.id;
@@ -99,7 +103,7 @@ export function parseMarkdown(text: string, options: MarkdownOptions = {}): Mark
       slug = `${slug}-${n}`;
     }
     taken.add(slug);
-    if (raw.topLevel) headings.push({ level: raw.level, text: rendered.text, slug, start: raw.start, end: raw.end });
+    if (raw.topLevel) headings.push({ level: raw.level, text: headingText, slug, start: raw.start, end: raw.end });
   }
   return { frontMatter, headings, blocks: scan.blockStarts };
 }
