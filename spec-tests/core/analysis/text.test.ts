@@ -9,6 +9,7 @@ import {
   countWords,
   isWhiteSpace,
   lowercase,
+  WHITE_SPACE_UNITS,
   queryTerms,
   splitWords,
   tokensForBytes,
@@ -28,6 +29,9 @@ t.test('White_Space is Unicode White_Space, not JavaScript \\s', async (t) => {
   t.notOk(isWhiteSpace(0x1c), 'U+001C (Python isspace) is not White_Space');
   t.notOk(isWhiteSpace(0x200b), 'U+200B ZERO WIDTH SPACE is not White_Space');
   t.notOk(isWhiteSpace(0x180e), 'U+180E MONGOLIAN VOWEL SEPARATOR is not White_Space');
+  let differ = 0;
+  for (let c = 0; c < 0x10000; c++) if (WHITE_SPACE_UNITS[c] !== (isWhiteSpace(c) ? 1 : 0)) differ++;
+  t.equal(differ, 0, 'the table of code units (hot loops read it) says what isWhiteSpace says, on each of the 65,536');
 });
 
 t.test('split_whitespace: runs of any White_Space, no empty words', async (t) => {
