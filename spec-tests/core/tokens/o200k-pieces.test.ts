@@ -53,6 +53,7 @@ t.test('o200k-pieces.ts: the cuts are the pattern\'s on random text built from w
     "'re", "'Re", "'l", "'v", "'r", "'x", '0', '7', '12', '123', '1234', '.', ',', '...', '!?', '/', '//', '-', '_', '`', '(', ')', '{', '}',
     '#', '*', '\\', ' ', '  ', '   ', '\t', '\n', '\r', '\r\n', '\n\n', ' \n', '\t\n ', '\v', '\f', '\u0000', '\u001f', '\u007f',
     'é', 'É', '\u0301', 'ß', 'ǅ', 'ʰ', '日本', 'Ωμέγα', '٣', '²', '😀', '\ud800', '\udc00', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u2028',
+    '→', '×', '…', '—', '“', '”', '·', '©', '\u0085', '\u200b', '\u00ad', '€', '✓', '│',
   );
   let fallbacks = 0;
   fc.assert(
@@ -65,6 +66,24 @@ t.test('o200k-pieces.ts: the cuts are the pattern\'s on random text built from w
   );
   t.pass('20,000 random texts cut alike');
   t.ok(fallbacks > 0, `the pattern was asked ${fallbacks} times, where the text was not ASCII`);
+});
+
+// "Outside ASCII, a character that is not a letter, mark or number is, to every alternative,
+// what ASCII punctuation is, and one of \s what a tab is": every code unit below U+10000, in
+// each place a piece can hold it (alone, leading letters, after a space, inside punctuation,
+// white space, after letters and a contraction's apostrophe, before a line break, at the end).
+t.test('o200k-pieces.ts: every code unit of the Basic Multilingual Plane, in every place a piece can hold it, is cut as the pattern cuts it', async (t) => {
+  let wrong = 0;
+  let read = 0;
+  for (let c = 0x80; c < 0x10000; c++) {
+    const x = String.fromCharCode(c);
+    const text = `${x}a ${x}b.${x}, ${x}\n\t${x} Ab's${x}${x}x1${x}/${x}\r\n${x} ${x}`;
+    const scanned = scanPieces(text);
+    if (JSON.stringify(scanned.pieces) !== JSON.stringify(patternPieces(text))) wrong++;
+    if (scanned.fallbacks === 0) read++;
+  }
+  t.equal(wrong, 0, 'no code unit cut otherwise');
+  t.ok(read > 1000, `${read} code units read without the pattern (not letters, marks, numbers or surrogates)`);
 });
 
 t.test('o200k-pieces.ts: pure ASCII text is read without the pattern, with the same cuts', async (t) => {
