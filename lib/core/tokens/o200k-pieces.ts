@@ -16,11 +16,11 @@
 // the last ended. For ASCII the classes are small (letters A-Z and a-z, digits 0-9, \s the six
 // characters \t \n \v \f \r and space; no marks, no title-case or other letters), and what the
 // alternatives match reduces to a few runs, worked out in `pieceEnd` below; a character outside
-// ASCII that is no letter, mark or number is read as ASCII punctuation or white space is (see
-// `wideKind`). Wherever the decision depends on a letter, mark or number outside ASCII (which
-// the pattern treats by its Unicode class and case), `pieceEnd` answers -1 and the caller asks
-// the pattern itself at that position: the result is the pattern's, character for character,
-// and the pattern runs only where the text holds such characters. The tokenizer's own pattern must be O200K_PATTERN for this
+// ASCII of the same classes (a cased letter, punctuation, white space) is read as those are
+// (see `wideKind`). Wherever the decision depends on another character outside ASCII (a
+// letter of both sets, a mark, a number, a surrogate), `pieceEnd` answers -1 and the caller
+// asks the pattern itself at that position: the result is the pattern's, character for
+// character, and the pattern runs only where the text holds such characters. The tokenizer's own pattern must be O200K_PATTERN for this
 // scan to be used (count.ts checks it); a property test compares the cuts with the pattern's on
 // random text built from what each alternative cares about.
 
@@ -47,23 +47,34 @@ for (let c = 0; c < 128; c++) {
     : OTHER;
 }
 
-// Outside ASCII, a character that is not a letter, mark or number is, to every alternative,
-// what ASCII punctuation is (OTHER), and one of \s what a tab is (SPACE; \r and \n are ASCII):
-// typographic quotes, dashes, arrows, no-break spaces, most of what English pages hold outside
-// ASCII. Those are read here too, each code unit classed once by the runtime's own regular
-// expressions (so by its Unicode tables, as the pattern's). A letter, mark or number (where
-// case and kind decide pieces) and a surrogate are left to the pattern: -1.
-const LETTER_MARK_NUMBER = /^[\p{L}\p{M}\p{N}]$/u;
+// Outside ASCII the pattern's classes are Unicode's, and most characters still fall in one of
+// the kinds above: an upper-case or title-case letter (Lu, Lt) is in alternatives 1 and 2's
+// first set only, as A-Z are (UPPER); a lower-case letter (Ll) in their second set only, as
+// a-z are (LOWER); a character that is no letter, mark or number is what ASCII punctuation
+// is (OTHER), and one of \s what a tab is (SPACE; \r and \n are ASCII). Those are read here
+// too (Latin, Greek and Cyrillic letters, typographic quotes, dashes, arrows, no-break
+// spaces), each code unit classed once by the runtime's own regular expressions, so by the
+// pattern's Unicode tables. Letters of both sets (Lm, Lo), marks, numbers and surrogates are
+// left to the pattern: -1.
+const UPPER_CASE = /^[\p{Lu}\p{Lt}]$/u;
+const LOWER_CASE = /^\p{Ll}$/u;
+const PATTERN_CLASSES = /^[\p{L}\p{M}\p{N}]$/u;
 const WHITE_SPACE = /^\s$/u;
 const PATTERN_DECIDES = 7;
-/** Per code unit from 128: 0 not classed yet, else SPACE, OTHER or PATTERN_DECIDES. */
+/** Per code unit from 128: 0 not classed yet, else its kind or PATTERN_DECIDES. */
 const WIDE = new Uint8Array(0x10000);
 
 function wideKind(c: number): number {
   let kind = WIDE[c]!;
   if (kind === 0) {
     const ch = String.fromCharCode(c);
-    kind = (c >= 0xd800 && c <= 0xdfff) || LETTER_MARK_NUMBER.test(ch) ? PATTERN_DECIDES : WHITE_SPACE.test(ch) ? SPACE : OTHER;
+    kind =
+      c >= 0xd800 && c <= 0xdfff ? PATTERN_DECIDES
+      : UPPER_CASE.test(ch) ? UPPER
+      : LOWER_CASE.test(ch) ? LOWER
+      : PATTERN_CLASSES.test(ch) ? PATTERN_DECIDES
+      : WHITE_SPACE.test(ch) ? SPACE
+      : OTHER;
     WIDE[c] = kind;
   }
   return kind === PATTERN_DECIDES ? -1 : kind;
