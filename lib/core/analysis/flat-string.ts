@@ -6,7 +6,8 @@
 // optimized code is specialised to the classes it has met, up to four; past four it becomes a
 // generic lookup on every read ("megamorphic"). Heading texts are rendered by joining and
 // slicing, and the term counter reads them with the same code as the documents' texts: with
-// them as rendered, a build thread spent ~6 % of its samples (perf) in those generic lookups.
+// them as rendered, a build thread spent ~8 % of its samples (perf) in those generic lookups
+// (docs/engine.md, "Heading texts read as flat strings").
 
 /**
  * `s`, as a flat string of its own: the same characters (any string, lone surrogates too: JSON
