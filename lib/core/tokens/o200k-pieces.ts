@@ -20,9 +20,10 @@
 // (see `wideKind`). Wherever the decision depends on another character outside ASCII (a
 // letter of both sets, a mark, a number, a surrogate), `pieceEnd` answers -1 and the caller
 // asks the pattern itself at that position: the result is the pattern's, character for
-// character, and the pattern runs only where the text holds such characters. The tokenizer's own pattern must be O200K_PATTERN for this
-// scan to be used (count.ts checks it); a property test compares the cuts with the pattern's on
-// random text built from what each alternative cares about.
+// character, and the pattern runs only where the text holds such characters. The tokenizer's
+// own pattern must be O200K_PATTERN for this scan to be used (count.ts checks it); property
+// tests compare the cuts with the pattern's on random text built from what each alternative
+// cares about, and on every code unit below U+10000 in each place a piece can hold it.
 
 /** o200k_base's split pattern, as the scan below reads it. */
 export const O200K_PATTERN =
@@ -53,10 +54,10 @@ for (let c = 0; c < 128; c++) {
 // a-z are (LOWER); a character that is no letter, mark or number is what ASCII punctuation
 // is (OTHER), and one of \s what a tab is (SPACE; \r and \n are ASCII). Those are read here
 // too (Latin, Greek and Cyrillic letters, typographic quotes, dashes, arrows, no-break
-// spaces), each code unit classed once by the runtime's own regular expressions, so by the
+// spaces), each code unit classed once by the runtime's own regular expression, so by the
 // pattern's Unicode tables. Letters of both sets (Lm, Lo), marks, numbers and surrogates are
-// left to the pattern: -1.
-// (One expression for all four classes: in a one-shot resolve, compiling four took ~8 ms.)
+// left to the pattern: -1. (One expression with a group per class: in a one-shot resolve,
+// compiling four expressions took ~8 ms.)
 const CLASSES = /^(?:([\p{Lu}\p{Lt}])|(\p{Ll})|([\p{L}\p{M}\p{N}])|(\s))$/u;
 const PATTERN_DECIDES = 7;
 /** Per code unit from 128: 0 not classed yet, else its kind or PATTERN_DECIDES. */
@@ -65,14 +66,11 @@ const WIDE = new Uint8Array(0x10000);
 function wideKind(c: number): number {
   let kind = WIDE[c]!;
   if (kind === 0) {
-    const m = c >= 0xd800 && c <= 0xdfff ? null : CLASSES.exec(String.fromCharCode(c));
-    kind =
-      c >= 0xd800 && c <= 0xdfff ? PATTERN_DECIDES
-      : m === null ? OTHER
-      : m[1] !== undefined ? UPPER
-      : m[2] !== undefined ? LOWER
-      : m[3] !== undefined ? PATTERN_DECIDES
-      : SPACE;
+    if (c >= 0xd800 && c <= 0xdfff) kind = PATTERN_DECIDES;
+    else {
+      const m = CLASSES.exec(String.fromCharCode(c));
+      kind = m === null ? OTHER : m[1] !== undefined ? UPPER : m[2] !== undefined ? LOWER : m[3] !== undefined ? PATTERN_DECIDES : SPACE;
+    }
     WIDE[c] = kind;
   }
   return kind === PATTERN_DECIDES ? -1 : kind;
