@@ -10,9 +10,9 @@
 // (docs/engine.md, "Heading texts read as flat strings").
 
 /**
- * `s`, as a flat string of its own: the same characters (any string, lone surrogates too: JSON
- * writes them as escapes and reads them back), copied into a new sequential string.
+ * `s`, as a flat string of its own: its UTF-16 code units copied out and read back (any string,
+ * lone surrogates too), into a new sequential string.
  */
 export function flatString(s: string): string {
-  return JSON.parse(JSON.stringify(s)) as string;
+  return Buffer.from(s, 'utf16le').toString('utf16le');
 }
