@@ -5,7 +5,9 @@
 // run, and beside the floor (read + sha256 of the files) and a bare `node -e ''`:
 //   builds: the default `context build`, `--engine v1` (files, bytes4), `--engine v1
 //           --tokenizer o200k_base` (files, exact tokens)          -> x FTS5, x the floor
-//   cold query: a fresh `context resolve` vs a fresh FTS5 query    -> x `node -e ''`
+//   cold query: a fresh `context resolve` vs a fresh FTS5 query    -> x `node -e ''`, beside
+//           what bounds it from below: a bare process reading and hashing the cache's pack
+//           heads (bench/read-heads.mjs), and the same resolve on a cache of 7 pages
 //   warm new-query p50: 20 questions no call asked before, through `context mcp`, vs the
 //           same 20 in one FTS5 process
 //   rebuilds of the default build: nothing changed, 10 files changed -> % of its full build
@@ -92,12 +94,19 @@ const editPaths = (() => {
   return out;
 })();
 
+// A cache of a few pages: what a cold resolve costs with next to nothing to read or rank
+// (Node's start, the CLI, loading the tokenizer), the part no cache format can take away.
+const tiny = join(work, 'tiny');
+rmSync(tiny, { recursive: true, force: true });
+for (const p of editPaths.slice(0, 7)) cpSync(p, join(tiny, 'docs', p.slice(editable.length + 1)));
+timed(process.execPath, [bin, 'build', '--sources', join(tiny, 'docs'), '--cache', join(tiny, 'cache')]);
+
 const kinds = ['default', 'v1', 'v1o200k', 'edit', 'fts'];
 const runDir = (kind, i) => join(work, `${kind}-${i}`);
 const cleanRuns = () => {
   for (let i = 0; i < runs; i++) for (const kind of kinds) rmSync(runDir(kind, i), { recursive: true, force: true });
 };
-const t = Object.fromEntries(['node', 'readHash', 'fts', 'ftsCold', 'def', 'defCold', 'v1', 'v1o200k', 'full', 'noop', 'edit10'].map((k) => [k, []]));
+const t = Object.fromEntries(['node', 'readHash', 'fts', 'ftsCold', 'def', 'defCold', 'heads', 'tinyCold', 'v1', 'v1o200k', 'full', 'noop', 'edit10'].map((k) => [k, []]));
 let figures;
 cleanRuns();
 for (let i = 0; i < runs; i++) {
@@ -114,6 +123,8 @@ for (let i = 0; i < runs; i++) {
   }
   t.def.push(node([bin, 'build', '--sources', corpus, '--cache', runDir('default', i)]).ms);
   t.defCold.push(node([bin, 'resolve', '--cache', runDir('default', i), '--query', COLD_QUERY, '--budget', '2000']).ms);
+  t.heads.push(node([join(here, 'read-heads.mjs'), runDir('default', i)]).ms);
+  t.tinyCold.push(node([bin, 'resolve', '--cache', join(tiny, 'cache'), '--query', COLD_QUERY, '--budget', '2000']).ms);
   t.v1.push(node([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'bytes4', '--sources', corpus, '--cache', runDir('v1', i)]).ms);
   t.v1o200k.push(node([bin, 'build', '--engine', 'v1', '--granularity', 'file', '--tokenizer', 'o200k_base', '--sources', corpus, '--cache', runDir('v1o200k', i)]).ms);
   const edit = runDir('edit', i);
@@ -163,6 +174,7 @@ const defaultKind = (() => {
 })();
 cleanRuns();
 rmSync(editable, { recursive: true, force: true });
+rmSync(tiny, { recursive: true, force: true });
 
 const vsFts = (xs) => (haveFts5 ? `   = ${ratio(xs, t.fts)} FTS5` : '');
 console.log(`\nreal-text corpus: ${figures.files} documents, ${(figures.bytes / 1e6).toFixed(1)} MB (bench/real-corpus.mjs); ${runs} runs; wall clock incl. process start`);
@@ -175,6 +187,8 @@ console.log(`${pad('context build --engine v1 (files, bytes4):')}${stats(t.v1)}$
 console.log(`${pad('  ... --tokenizer o200k_base:')}${stats(t.v1o200k)}   = ${ratio(t.v1o200k, t.v1)} the bytes4 build (target <= 1.3x)`);
 if (haveFts5) console.log(`${pad('SQLite FTS5 query (cold process):')}${stats(t.ftsCold)}`);
 console.log(`${pad('context resolve (cold process, default):')}${stats(t.defCold)}   = ${ratio(t.defCold, t.node)} node -e '' (target <= 2x)`);
+console.log(`${pad('  node reading + hashing its pack heads only:')}${stats(t.heads)}   = ${ratio(t.heads, t.node)} node -e '' (bench/read-heads.mjs)`);
+console.log(`${pad('  the same resolve on a 7-page cache:')}${stats(t.tinyCold)}   = ${ratio(t.tinyCold, t.node)} node -e ''`);
 console.log(`${pad('warm new-question p50, context mcp:')}${warm.toFixed(2)} ms${ftsWarm === null ? '' : `   vs FTS5 in process ${ftsWarm.toFixed(2)} ms = ${(warm / ftsWarm).toFixed(2)}x (target <= 1x)`}`);
 console.log(`${pad('default build, full (editable copy):')}${stats(t.full)}`);
 console.log(`${pad('  rebuild --force, nothing changed:')}${stats(t.noop)}   = ${pct(t.noop, t.full)} of the full build (target <= 10 %)`);
