@@ -45,7 +45,8 @@ export function compareBytes(a: string, b: string): number {
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
-const SURROGATE = /[\ud800-\udfff]/;
+/** A UTF-16 surrogate: where UTF-16 code unit order and UTF-8 byte order can differ. */
+export const SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * Sorts strings in place by UTF-8 byte order (compareBytes). Without surrogates (characters

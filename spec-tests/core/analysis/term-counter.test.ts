@@ -6,7 +6,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { analyzeText } from '../../../lib/core/analysis/analyzer.js';
-import { FIELD_COUNT, FIELDS, TermCounter, WordSpans, type UnitTerms } from '../../../lib/core/analysis/term-counter.js';
+import { FIELD_COUNT, FIELDS, TermCounter, Vocabulary, WordSpans, type UnitTerms } from '../../../lib/core/analysis/term-counter.js';
 
 /** term -> frequency per field, from one finished unit. */
 function countsOf(counter: TermCounter, unit: UnitTerms): Map<string, number[]> {
@@ -238,6 +238,46 @@ t.test('term-counter.ts: byteRanks gives each local term its rank in the byte or
     { numRuns: 300, seed: 24 },
   );
   t.ok(counters >= 300, `${counters} counters in a row: every term once, in UTF-8 byte order, each local id ranked to its term`);
+});
+
+// The same order from a vocabulary of its own, batch after batch: terms of the Basic
+// Multilingual Plane only (byteOrder then compares them as the engine compares strings, by
+// UTF-16 code units) and, in a second run, characters above U+FFFF too (where UTF-16 order
+// is not UTF-8's and compareBytes decides, from the batch that brings the first one on).
+t.test('term-counter.ts: Vocabulary.byteOrder keeps every term in UTF-8 byte order as batches arrive, with ranks to match (property)', async (t) => {
+  const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const tail = fc.string({ unit: fc.constantFrom('a', 'b', 'z', 'é', '\u00ff', '\u0100', 'Ω', '\ue000', '\uffff', '0'), maxLength: 14 });
+  const bmp = fc.oneof(
+    tail.filter((s) => s.length > 0),
+    fc.tuple(fc.constantFrom('aaaaaaaa', 'aaaaaaaaa', 'aaaaaaaab', 'installat', 'é\uffffé\uffffé\uffffé\uffffé'), tail).map(([p, s]) => p + s),
+  );
+  const wide = fc.oneof(bmp, fc.constantFrom('\u{10428}', 'a\u{1F600}', '\u{1F600}x', 'aaaaaaaaa\u{10000}', 'aaaaaaaaa\uffff'));
+  let batches = 0;
+  for (const [name, term] of [['BMP terms', bmp], ['terms with surrogates', wide]] as const) {
+    fc.assert(
+      fc.property(fc.array(fc.array(term, { maxLength: 40 }), { minLength: 1, maxLength: 6 }), (arrivals) => {
+        const vocabulary = new Vocabulary();
+        const known: string[] = [];
+        for (const batch of arrivals) {
+          for (const s of batch) {
+            const n = vocabulary.termNumber(s);
+            if (n === known.length) known.push(s);
+            else if (known[n] !== s) return false;
+          }
+          const { terms, rank } = vocabulary.byteOrder();
+          if (terms.length !== known.length || rank.length !== known.length) return false;
+          const expected = [...known].sort(byBytes);
+          if (terms.some((s, r) => s !== expected[r])) return false;
+          for (let n = 0; n < known.length; n++) if (terms[rank[n] as number] !== known[n]) return false;
+          batches++;
+        }
+        return true;
+      }),
+      { numRuns: 400, seed: 2411 },
+    );
+    t.pass(`${name}: every batch's order is the terms' UTF-8 byte order, each rank its term's`);
+  }
+  t.ok(batches >= 800, `${batches} batches ordered`);
 });
 
 // The raw tokens count() lists (WordSpans, what the exact token counter steps over): every
