@@ -288,7 +288,7 @@ async function answers() {
     }
   }
   if (perQuery) {
-    for (const s of [...everything].sort((a, b) => a.qid.localeCompare(b.qid) || SYSTEMS.indexOf(a.system) - SYSTEMS.indexOf(b.system) || a.budget - b.budget)) {
+    for (const s of [...everything].sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0) || SYSTEMS.indexOf(a.system) - SYSTEMS.indexOf(b.system) || a.budget - b.budget)) {
       console.log(JSON.stringify(s));
     }
   }
