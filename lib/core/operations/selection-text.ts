@@ -103,7 +103,9 @@ export function selectionText(result: Json): string {
     : `${grouped(selection['tokens_used'])} of ${plural(selection['budget'], 'token', 'tokens')} used`;
   const units = docs.reduce((n, d) => n + Math.max(1, asList(d['merged']).length), 0);
   const selected = units > docs.length ? `${grouped(selection['documents_selected'])} entries (${grouped(units)} units)` : grouped(selection['documents_selected']);
-  const budgetLine = `selected ${selected} ${considered}; ${spent}; ${grouped(selection['documents_excluded_by_budget'])} not selected`;
+  // v0 keeps its closing words byte for byte; v1's count is every matching unit not shown.
+  const notTaken = engine === 'v0' ? 'left out by the budget' : 'not selected';
+  const budgetLine = `selected ${selected} ${considered}; ${spent}; ${grouped(selection['documents_excluded_by_budget'])} ${notTaken}`;
   lines.push('', budgetLine);
   if (selection['over_budget'] === true) lines.push(`the answer's envelope alone is over the budget of ${plural(selection['budget'], 'token', 'tokens')}: raise it`);
   lines.push('');
