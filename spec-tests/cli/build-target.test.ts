@@ -166,6 +166,39 @@ for (const engine of ['v0', 'v1'] as const) {
   });
 }
 
+t.test('--force still replaces every cache this program writes: the reference\'s v0, earlier v1 formats and rules, a killed rebuild\'s leftovers, a damaged manifest', async (t) => {
+  const dir = t.testdir({ docs: { 'a.md': 'alpha', 'b.md': 'beta words' } });
+  cpSync(new URL('../fixtures/compat-v0/caches/realistic', import.meta.url).pathname, join(dir, 'reference'), { recursive: true });
+  await realCache(t, dir, 'v1', 'c1');
+  const edits: [string, (m: { build_config: Record<string, unknown> }) => void][] = [
+    ['format4', (m) => void (m.build_config['version'] = '4')], // refused by resolve with the advice to rebuild with --force
+    ['format3', (m) => void (m.build_config['version'] = '3')],
+    ['rules', (m) => void (m.build_config['analyzer'] = { version: 'an older analyzer' })], // a cache written under other rules
+  ];
+  const targets = ['reference'];
+  for (const [name, edit] of edits) {
+    cpSync(join(dir, 'c1'), join(dir, name), { recursive: true });
+    const m = JSON.parse(readFileSync(join(dir, name, 'manifest.json'), 'utf8')) as { build_config: Record<string, unknown> };
+    edit(m);
+    writeFileSync(join(dir, name, 'manifest.json'), JSON.stringify(m, null, 2));
+    targets.push(name);
+  }
+  cpSync(join(dir, 'c1'), join(dir, 'leftovers'), { recursive: true });
+  writeFileSync(join(dir, 'leftovers', 'build-state.json.tmp'), '{'); // a rebuild killed while it rewrote the build state
+  writeFileSync(join(dir, 'leftovers', '.tick-probe'), 'x');
+  cpSync(join(dir, 'c1'), join(dir, 'damaged1'), { recursive: true });
+  writeFileSync(join(dir, 'damaged1', 'manifest.json'), '{ not json');
+  targets.push('leftovers', 'damaged1');
+  for (const engine of ['v0', 'v1'] as const) {
+    for (const target of targets) {
+      const r = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', target, '--force'], { cwd: dir });
+      t.equal(r.code, 0, `${engine} over ${target}: replaced`);
+      const m = JSON.parse(readFileSync(join(dir, target, 'manifest.json'), 'utf8')) as { build_config: { version: string } };
+      t.equal(m.build_config.version, engine === 'v0' ? '1' : '5', 'by the new cache');
+    }
+  }
+});
+
 t.test('the real process: exit 6 and one error line for `--cache . --force`', async (t) => {
   const dir = t.testdir(PROJECT);
   const r = spawnContext(['build', '--sources', 'docs', '--cache', '.', '--force'], { cwd: dir });
