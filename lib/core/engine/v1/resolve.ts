@@ -17,6 +17,7 @@ import { forEachRawTokenAt, forEachTermAt, isCodeTerm, queryTermsV1, rawTokenTer
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
+import { candidateFeatures, explainer } from './rerank.js';
 import { bestWindow, type ProximityParams, type Window } from '../../ranking/proximity.js';
 import { queryTerms } from '../../analysis/text.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
@@ -276,6 +277,49 @@ const RAISE_PLACEHOLDER = Number.MAX_SAFE_INTEGER;
 /** Units skipped on an estimate that get a second, exact try (each costs one count of the answer). */
 const REFILL_TRIES = 4;
 
+/**
+ * The units matching `terms` in selection order before any re-ranking: BM25, then proximity
+ * for the best of them; `scoreOf` is a unit's score in that order (the same bits everywhere).
+ */
+function baseOrder(cache: V1Cache, terms: readonly string[]): {
+  ranked: RankedUnits;
+  idOf: (u: number) => string;
+  order: { next: () => number; scores: Map<number, number>; windows: Map<number, Window> };
+  scoreOf: (u: number) => number;
+} {
+  const { index, manifest } = cache;
+  const params = manifest.config.ranking;
+  const ranked = rankUnits(index, terms, params);
+  const idOf = idsOf(cache);
+  const compare = compareUnitIds(cache, idOf);
+  const queue = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
+  const proximity = params.proximity ?? null;
+  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare);
+  const scoreOf = (u: number): number => order.scores.get(u) ?? (ranked.scores[u] as number);
+  return { ranked, idOf, order, scoreOf };
+}
+
+/**
+ * For fitting the re-ranker (bench/ranker): the best `n` units of the order before
+ * re-ranking, each with its id, path, score and features (./rerank.ts), and the paths of the
+ * `tail` units after them.
+ */
+export function rerankCandidates(cache: V1Cache, query: string, n: number, tail: number): { candidates: { id: string; path: string; base: number; features: readonly number[] }[]; rest: string[] } {
+  const { index, manifest } = cache;
+  const { ranked, idOf, order, scoreOf } = baseOrder(cache, queryTermsV1(query));
+  const head: number[] = [];
+  for (let u = n > 0 ? order.next() : -1; u >= 0; u = head.length < n ? order.next() : -1) head.push(u);
+  const pathOf = (u: number): string => (manifest.documents[index.unitDoc(u)] as PackedDocument).path;
+  const rest: string[] = [];
+  for (let k = 0; k < tail; k++) {
+    const u = order.next();
+    if (u < 0) break;
+    rest.push(pathOf(u));
+  }
+  const candidates = candidateFeatures(cache, ranked, head, scoreOf, explainer(cache, ranked, manifest.config.ranking));
+  return { candidates: candidates.map((c) => ({ id: idOf(c.unit), path: pathOf(c.unit), base: c.base, features: c.features })), rest };
+}
+
 function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope, options: ResolveOptions): Json {
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
@@ -284,16 +328,10 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   // missing postings, silently. Never the case through the engine (openEngine's `query`).
   const loaded = cache.terms;
   if (loaded !== null && terms.some((t) => !loaded.has(t))) throw new ContextError('internal_error', 'the cache was loaded for another query');
-  const ranked = rankUnits(index, terms, params);
+  const { ranked, idOf, order, scoreOf } = baseOrder(cache, terms);
   const docs = manifest.documents;
-  const idOf = idsOf(cache);
   const matchedCount = ranked.units.length;
-  const compare = compareUnitIds(cache, idOf);
-  const queue = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
   const proximity = params.proximity ?? null;
-  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare);
-  // A unit's score: BM25's, plus its proximity bonus for the best units (the same bits everywhere).
-  const scoreOf = (u: number): number => order.scores.get(u) ?? (ranked.scores[u] as number);
   // What proximity added to a unit's score and for which terms (none when it added nothing).
   const proximityWhy = (u: number): Record<string, Json> => {
     const w = order.windows.get(u);
