@@ -383,8 +383,10 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     return matches;
   };
-  // The entry of `group` holding `content`: lean (id, short version, trail, matched terms,
-  // content) or explained (every v0 field, then path, trail and merged).
+  // What the budget was charged for the units of `group` (each unit's content and trail).
+  const tokensOf = (group: readonly number[]): number => group.reduce((n, u) => n + index.unitTokens(u), 0);
+  // The entry of `group` holding `content`: lean (id, short version, the headings above,
+  // matched terms, tokens, content) or explained (every v0 field, then path, trail and merged).
   const entryWith = (group: readonly number[], best: number, content: string, explain: boolean): Json => {
     const first = group[0] as number;
     const doc = index.unitDoc(first);
@@ -397,11 +399,11 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         if (under !== '') lean['under'] = under;
       }
       lean['matched'] = matches.map((m) => m.term).join(' ');
+      lean['tokens'] = tokensOf(group);
       lean['content'] = content;
       return lean;
     }
-    let tokens = 0;
-    for (const u of group) tokens += index.unitTokens(u);
+    const tokens = tokensOf(group);
     const entry: Record<string, Json> = {
       id: idOf(first),
       version: d.version,
