@@ -5,8 +5,9 @@
 // Time and peak memory are recorded for the big ones.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cacheVersionOf, stagingEntries } from './builds.js';
 import { contextArgv, hasStackTrace, minimalEnv, runContext, type RunOptions, type RunResult } from './child.js';
 import { prng, writeCorpus } from './corpus.js';
@@ -19,6 +20,8 @@ const SUITE = 'hostile';
 export interface HostileOptions {
   readonly engines: readonly Engine[];
   readonly hugeBytes: number;
+  /** Size of the one-word heading, and of the prose it is timed beside. */
+  readonly wordBytes: number;
   readonly tinyFiles: number;
   readonly depth: number;
   /** Files for the `ulimit -n 64` trials. */
@@ -79,6 +82,26 @@ export async function hostileSoak(work: WorkDir, report: Report, options: Hostil
     if ((await build(`${mb(options.hugeBytes)} document`, engine, huge, cache)) === 'works') {
       await command(`${mb(options.hugeBytes)} document, resolve ${engine}`, resolveArgs(cache));
     }
+  }
+
+  // A heading that is one long word (issue 44 item 2): its default build (v1: sections,
+  // o200k_base) beside one of the same bytes of real prose (the dev set's pages). Before the merge over a heap and the
+  // bounded trails, 40 KB of such a heading took minutes.
+  if (options.engines.includes('v1')) {
+    const times: string[] = [];
+    for (const [what, write] of [
+      ['one-word heading', (path: string): void => writeFileSync(path, `# ${oneWord(options.wordBytes)}\n\nbody\n`)],
+      ['prose', (path: string): void => writeProse(path, options.wordBytes)],
+    ] as const) {
+      const sources = join(base, `word-${what.replace(/ /g, '-')}`);
+      mkdirSync(sources);
+      write(join(sources, 'a.md'));
+      const r = await run(buildArgs('v1', sources, join(sources + '-cache'), false));
+      const outcome = judge(r);
+      report.check(SUITE, outcome === 'works', `${mb(options.wordBytes)} ${what}, build v1: ${describe(r, outcome)}`);
+      times.push(`${mb(options.wordBytes)} ${what} ${thousands(r.ms)} ms`);
+    }
+    report.measure(SUITE, `build v1 (sections, o200k_base): ${times.join(', ')}`);
   }
 
   // A great many tiny files.
@@ -188,6 +211,35 @@ function isJson(text: string): boolean {
 }
 
 /** `bytes` of Markdown words, written in 1 MiB slices (never held in memory whole). */
+/**
+ * `bytes` of real documentation: the relevance dev set's pages (bench/relevance/devset2, in
+ * path order) joined, or writeHuge's words where the checkout has no dev set.
+ */
+function writeProse(path: string, bytes: number): void {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'bench', 'relevance', 'devset2');
+  const pages: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(md|mdx)$/u.test(name)) pages.push(readFileSync(p, 'utf8'));
+    }
+  };
+  if (existsSync(root)) walk(root);
+  if (pages.length === 0) return writeHuge(path, bytes);
+  let text = '';
+  for (let i = 0; text.length < bytes; i++) text += `${pages[i % pages.length] ?? ''}\n\n`;
+  writeFileSync(path, text.slice(0, bytes));
+}
+
+/** One lower-case word of `bytes` pseudo-random letters (a base64 blob or minified line's worst case: no piece repeats). */
+function oneWord(bytes: number): string {
+  const rand = prng(47);
+  const letters: string[] = [];
+  for (let i = 0; i < bytes; i++) letters.push(String.fromCharCode(97 + Math.floor(rand() * 26)));
+  return letters.join('');
+}
+
 function writeHuge(path: string, bytes: number): void {
   const rand = prng(43);
   const words = ['deployment', 'rollback', 'latency', 'memory', 'alpha', 'beta', 'gamma', 'delta'];

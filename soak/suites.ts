@@ -42,6 +42,7 @@ export async function runSoak(report: Report, options: SoakOptions): Promise<voi
         hostileSoak(work, report, {
           engines,
           hugeBytes: full ? 100 * 1024 * 1024 : 2 * 1024 * 1024,
+          wordBytes: 1024 * 1024,
           tinyFiles: full ? 100_000 : 1_000,
           manyFiles: full ? 3_000 : 1_200,
           depth: 300,

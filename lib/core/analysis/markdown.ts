@@ -13,6 +13,12 @@
 //   `{/*id*/}` has that id as its slug, and the braces are not part of its text
 //   (docs/engine.md "Units that fit"); slugs stay unique within the document.
 // - `blocks`: where top-level blocks start, the places sections may be cut between blocks.
+// - With `headingBytes` (engine v1's sections: 1,024), a heading whose text is longer than
+//   that many UTF-8 bytes keeps the longest prefix of whole code points within
+//   headingBytes - 3 bytes, then `…` (U+2026), as its text; its slug is made from its anchor
+//   text cut the same way (no `…`), then numbered as any other, so slugs stay unique. A
+//   heading that is one long word (a base64 blob) then costs each section under it a
+//   bounded trail and id (docs/engine.md "Counting pieces once").
 
 import { flatString } from './flat-string.js';
 import { Slugger } from './slugger.js';
@@ -48,6 +54,37 @@ export interface MarkdownOptions {
   // Compute anchor slugs (default true). Without them every heading's slug is '': for callers
   // that never address a heading (engine v1's whole-file units), which skips github-slugger.
   readonly slugs?: boolean;
+  // The most UTF-8 bytes a heading's text (and the text its slug is made from) keeps
+  // (absent: no bound). At least 4.
+  readonly headingBytes?: number;
+}
+
+/** `text` when it is at most `max` UTF-8 bytes, else its longest prefix of whole code points within `max` bytes. */
+export function utf8Prefix(text: string, max: number): string {
+  if (text.length * 3 <= max) return text;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let n = 1;
+    let width = 1;
+    if (c >= 0x80) {
+      if (c < 0x800) n = 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+        n = 4;
+        width = 2;
+      } else n = 3;
+    }
+    if (bytes + n > max) return text.slice(0, i);
+    bytes += n;
+    i += width - 1;
+  }
+  return text;
+}
+
+/** A heading's text within `max` UTF-8 bytes: as it is, or cut (utf8Prefix within max - 3) and `…` added. */
+export function boundedHeading(text: string, max: number): string {
+  const within = utf8Prefix(text, max);
+  return within === text ? text : utf8Prefix(text, max - 3) + '\u2026';
 }
 
 // A custom heading id at the end of a heading's raw content: `{#id}` / `{ #id }` (Docusaurus,
@@ -86,17 +123,20 @@ export function parseMarkdown(text: string, options: MarkdownOptions = {}): Mark
   const taken = new Set<string>();
   const headings: Heading[] = [];
   const slugs = options.slugs !== false;
+  const max = options.headingBytes;
+  if (max !== undefined && !(max >= 4)) throw new RangeError('parseMarkdown: headingBytes must be at least 4');
   for (const raw of scan.headings) {
     const custom = options.headingIds === true ? headingId(raw.content) : null;
     const rendered = renderHeadingText(custom === null ? raw.content : custom.content, definitions);
+    const text = max === undefined ? rendered.text : boundedHeading(rendered.text, max);
     // Flat: the term counter and the token counter read heading texts in the loops that read
     // documents (flat-string.ts).
-    const headingText = raw.topLevel ? flatString(rendered.text) : rendered.text;
+    const headingText = raw.topLevel ? flatString(text) : text;
     if (!slugs) {
       if (raw.topLevel) headings.push({ level: raw.level, text: headingText, slug: '', start: raw.start, end: raw.end });
       continue;
     }
-    let slug = custom === null ? slugger.slug(rendered.anchorText) : custom.id;
+    let slug = custom === null ? slugger.slug(max === undefined ? rendered.anchorText : utf8Prefix(rendered.anchorText, max)) : custom.id;
     if (taken.has(slug)) {
       let n = 1;
       while (taken.has(`${slug}-${n}`)) n++;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { devPages } from './dev-pages.js';
-import { mergeCount, RankTable } from '../../../lib/core/tokens/rank-table.js';
+import { heapMergeCount, mergeCount, RankTable, SCAN_MERGE_MAX_BYTES, scanMergeCount } from '../../../lib/core/tokens/rank-table.js';
 import { counterSource, SPLIT_PATTERNS, tokenCounter } from '../../../lib/core/tokens/count.js';
 
 const require = createRequire(import.meta.url);
@@ -129,6 +129,86 @@ t.test('rank-table.ts: the byte merge leaves as many tokens as the package\'s by
   // "aaab": the leftmost "aa" joins first, leaving aa|a|b (no more tokens); the right one
   // would have left a|aa|b and then a|aab.
   t.equal(merge('aaab', toy('a', 'b', 'aa', 'aab')), 3, 'the leftmost pair on a tie');
+});
+
+// Issue 44 item 2, "bounded work per token": docs/engine.md "Counting pieces once" — pieces
+// over SCAN_MERGE_MAX_BYTES are merged over a heap, O(n log n), with the same joins in the
+// same order as the scan, so every count stays exact at every length.
+t.test('rank-table.ts: the heap merge leaves what the scan and the package leave, at every length', async (t) => {
+  t.equal(SCAN_MERGE_MAX_BYTES, 128, 'the documented bound');
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    const core = coreOf(name);
+    const table = RankTable.fromBytes(readFileSync(tableFile(name)));
+    const three = (piece: string): [number, number, number] => {
+      const b = utf8.encode(piece);
+      return [heapMergeCount(b, b.length, table), scanMergeCount(b, b.length, table), core.bytePairEncode(piece).length];
+    };
+    // Long runs of one letter (every pair ties: the leftmost rule decides all), of a few
+    // letters, of digits-free words repeated, across the bound and well past it.
+    for (const n of [2, 3, 127, 128, 129, 130, 255, 256, 257, 1000, 2049]) {
+      for (const piece of ['a'.repeat(n), 'ab'.repeat(n).slice(0, n), 'é'.repeat(n), ' '.repeat(n), '='.repeat(n)]) {
+        const [heap, scan, want] = three(piece);
+        if (heap !== want || scan !== want) t.fail(`${name}: ${JSON.stringify(piece.slice(0, 8))} x${piece.length}: heap ${heap}, scan ${scan}, package ${want}`);
+      }
+    }
+    // Random pieces of any length up to 3,000 characters: words of cased letters, any code
+    // point, punctuation runs, with repeats (ties) and multi-byte characters.
+    const piece = fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 400 }),
+      fc.array(fc.constantFrom('a', 'e', 'th', 'ing', 'tion', 'Z', 'é', 'ü', '日本', 'Ωμ', '😀', '\u0301', '\ud800', '_', '=', '/'), { minLength: 1, maxLength: 1200 }).map((u) => u.join('')),
+      fc.tuple(fc.constantFrom('a', 'x', 'ab', 'abc', 'q', '-'), fc.integer({ min: 1, max: 3000 })).map(([u, k]) => u.repeat(k)),
+    );
+    fc.assert(
+      fc.property(piece, (p) => {
+        const [heap, scan, want] = three(p);
+        return heap === want && scan === want;
+      }),
+      { numRuns: 200, seed: 44 },
+    );
+    t.pass(`${name}: 200 random pieces of up to 3,000 characters: heap = scan = the package's bytePairEncode`);
+  }
+  const toy = (...tokens: string[]): RankTable => RankTable.fromBytes(RankTable.toBytes(tokens.map((x) => utf8.encode(x))));
+  const heap = (s: string, table: RankTable): number => heapMergeCount(utf8.encode(s), s.length, table);
+  t.equal(heap('aaab', toy('a', 'b', 'aa', 'aab')), 3, 'the leftmost pair on a tie');
+  t.equal(heap('abc', toy('a', 'b', 'c', 'bc', 'ab', 'abc')), 1, 'the lowest rank first, then the joined parts');
+  t.equal(heap('ab'.repeat(3000), toy('a', 'b', 'c', 'ab')), 3000, 'a piece longer than the heap first held');
+  t.equal(heap('x', toy('x')), 1);
+  t.equal(heapMergeCount(new Uint8Array(0), 0, toy('a')), 0);
+});
+
+t.test('rank-table.ts: a piece of 1 MB merges in time linear in its bytes (the heap), not quadratic (the scan)', async (t) => {
+  const table = RankTable.fromBytes(readFileSync(tableFile('o200k_base')));
+  // One lower-case word of pseudo-random letters: no piece repeats, every byte merged.
+  const word = (n: number): Uint8Array => {
+    let x = 99;
+    const b = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      b[i] = 97 + ((x >> 8) % 26);
+    }
+    return b;
+  };
+  const cpu = (b: Uint8Array): number => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const c0 = process.cpuUsage();
+      mergeCount(b, b.length, table);
+      const c = process.cpuUsage(c0);
+      best = Math.min(best, c.user + c.system);
+    }
+    return best;
+  };
+  const small = word(1 << 16);
+  const large = word(1 << 18);
+  cpu(small);
+  const ratio = cpu(large) / Math.max(1, cpu(small));
+  // Linear: 4x the bytes, ~4x the time (n log n: ~4.5x); the scan's O(n^2): ~16x.
+  t.ok(ratio < 9, `256 KB against 64 KB: ${ratio.toFixed(1)}x the CPU time (linear: 4, quadratic: 16)`);
+  const whole = word(1 << 20);
+  const c0 = process.cpuUsage();
+  const n = mergeCount(whole, whole.length, table);
+  const c = process.cpuUsage(c0);
+  t.ok(n > 0 && n < whole.length, `1 MB word: ${n} tokens in ${((c.user + c.system) / 1000).toFixed(0)} ms of CPU`);
 });
 
 // pairRank: "`rank` of those two bytes, remembered".

@@ -9,7 +9,7 @@ import { splitSections } from '../../analysis/sections.js';
 import { WordSpans, type TermCounter, type UnitTerms } from '../../analysis/term-counter.js';
 import { countWords } from '../../analysis/text.js';
 import type { TokenCounter } from '../../tokens/count.js';
-import { SECTION_RULES, type Granularity } from './config.js';
+import { HEADING_MAX_BYTES, SECTION_RULES, type Granularity } from './config.js';
 
 const BODY = 0;
 const HEADINGS = 1;
@@ -35,9 +35,9 @@ export function trailLine(trail: readonly string[]): string {
  * Tokens a unit costs: its content, plus its heading trail when it has one. With `words` (the
  * raw tokens of the content, found at `offset` in its document), counted by stepping over them.
  */
-export function unitTokens(count: TokenCounter, content: string, trail: readonly string[], offset = 0, words: WordSpans | null = null): number {
+export function unitTokens(count: TokenCounter, content: string, trail: readonly string[], offset = 0, words: WordSpans | null = null, trailTokens = -1): number {
   const body = words !== null && count.words !== undefined ? count.words(content, offset, words) : count(content);
-  return body + (trail.length > 0 ? count(trailLine(trail)) : 0);
+  return body + (trailTokens >= 0 ? trailTokens : trail.length > 0 ? count(trailLine(trail)) : 0);
 }
 
 /** The raw tokens of a unit's body, for a token counter that steps over words (one per thread: units are analysed one at a time). */
@@ -57,7 +57,7 @@ export function analyzeDocument(
   counter: TermCounter,
 ): AnalyzedUnit[] {
   // Whole-file units never address a heading: no slugs to compute.
-  const structure = parseMarkdown(text, { headingIds: true, slugs: granularity === 'section' });
+  const structure = parseMarkdown(text, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
   const bodyStart = structure.frontMatter?.end ?? 0;
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
@@ -71,7 +71,14 @@ export function analyzeDocument(
           maxBytes: SECTION_RULES.max_bytes,
           mergeMaxBytes: SECTION_RULES.merge_max_bytes,
         });
+  // The sections cut from one heading's text share its trail (one array): counted once.
+  let lastTrail: readonly string[] | null = null;
+  let lastTrailTokens = 0;
   return parts.map((part) => {
+    if (part.trail !== lastTrail) {
+      lastTrail = part.trail;
+      lastTrailTokens = part.trail.length > 0 ? countTokens(trailLine(part.trail)) : 0;
+    }
     const bodyFrom = Math.max(part.start, bodyStart);
     const bodyTo = Math.max(part.end, bodyStart);
     // When the body is the whole unit (no front matter in it), the raw tokens its terms come
@@ -92,7 +99,7 @@ export function analyzeDocument(
       end: part.end,
       slug: part.slug,
       trail: part.trail,
-      tokens: words === null ? unitTokens(countTokens, content, part.trail) : unitTokens(countTokens, content, part.trail, part.start, words),
+      tokens: words === null ? unitTokens(countTokens, content, part.trail, 0, null, lastTrailTokens) : unitTokens(countTokens, content, part.trail, part.start, words, lastTrailTokens),
       words: countWords(content),
       terms: counter.finishUnit(),
     };

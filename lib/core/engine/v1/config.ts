@@ -42,6 +42,16 @@ export const MAX_PROXIMITY_COUNT = 1024;
  */
 export const SECTION_RULES = { split_level: 2, min_bytes: 256, merge_max_bytes: 1024, max_bytes: 2048 } as const;
 
+/**
+ * A section's heading texts (its trail) and the text its slug is made from keep at most
+ * this many UTF-8 bytes (analysis/markdown.ts `headingBytes`; docs/engine.md "Counting
+ * pieces once"): a heading that is one long word would otherwise be stored, counted and
+ * printed whole with every section cut from it, 2,048 bytes at a time. Longer than any
+ * heading met in real documentation (the longest of the 17,288 headings in this repository's
+ * dev sets, docs and node_modules is 716 bytes of Markdown, less as text), so no ordinary cache changes.
+ */
+export const HEADING_MAX_BYTES = 1024;
+
 export interface V1Options {
   readonly granularity: Granularity;
   readonly tokenizer: TokenizerName;
