@@ -1,7 +1,8 @@
 // One document -> its units (the whole file, or its sections) with everything the index
 // stores of each: address in the text, heading trail, token and word counts, and term
-// frequencies per field. Units tile the document's body: front matter is no unit's content
-// (its title is every unit's title field). Fields of a unit: body (its text), headings (its
+// frequencies per field. Sections tile the document's body: front matter is no section's
+// content (its title is every unit's title field); a whole-file unit is the whole document,
+// as its resource context://CACHE/PATH reads it, but its body field skips the front matter. Fields of a unit: body (its text), headings (its
 // own headings and the trail above it; a leading part's trail names the page and is no
 // heading), title (the file's front-matter title), path (the file's path without its
 // extension).
@@ -66,7 +67,7 @@ export function analyzeDocument(
   const titleTerms = title === null ? [] : counter.termIdsOf(title);
   const parts =
     granularity === 'file'
-      ? [{ start: bodyStart, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text), leading: false }]
+      ? [{ start: 0, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text), leading: false }]
       : splitSections(text, structure, {
           splitLevel: SECTION_RULES.split_level,
           minBytes: SECTION_RULES.min_bytes,
@@ -74,10 +75,12 @@ export function analyzeDocument(
           mergeMaxBytes: SECTION_RULES.merge_max_bytes,
         });
   return parts.map((part) => {
-    // The raw tokens the body's terms come from are the unit's too: a counter that can step
-    // over words is given them.
-    const words = countTokens.words !== undefined ? unitWords : null;
-    counter.count(text, BODY, part.start, part.end, words);
+    const bodyFrom = Math.max(part.start, bodyStart);
+    // When the body is the whole unit (a section, or a file without front matter), the raw
+    // tokens its terms come from are the unit's too, and a counter that can step over words
+    // is given them.
+    const words = countTokens.words !== undefined && bodyFrom === part.start ? unitWords : null;
+    counter.count(text, BODY, bodyFrom, part.end, words);
     // The trail's last entry is the section's own heading, already among its headings,
     // except in the second and later pieces of a heading's text (slug~k), which hold no
     // heading of their own but still belong under it. A leading part's trail is the page's
