@@ -1,7 +1,7 @@
 // Sections: a Markdown document cut into addressable units that fit, the rules of
 // docs/engine.md "Markdown structure and sections" and "Units that fit":
-// - sections tile the document's body, the text after its front matter (no unit holds front
-//   matter); cut before each top-level heading of level <= splitLevel; text before the first
+// - sections tile the document's body, the text after its front matter (no section holds
+//   front matter); cut before each top-level heading of level <= splitLevel; text before the first
 //   one is a leading part, named by the page (section-name.ts): slug '', trail [its
 //   front-matter title, else its first line of text], or [] when it has neither;
 // - with a cap (maxBytes), a part over it is cut at its deeper headings (the shallowest
@@ -281,10 +281,10 @@ class Cutter {
 }
 
 /**
- * Cuts the body of `text` (what follows its front matter) into sections at its top-level headings of level <= splitLevel, cuts any
- * section over maxBytes finer (deeper headings, blocks, lines, code points), then merges
- * small neighbours without going over mergeMaxBytes (nor maxBytes), then gives each section
- * its unique id.
+ * Cuts the body of `text` (what follows its front matter) into sections at its top-level
+ * headings of level <= splitLevel, cuts any section over maxBytes finer (deeper headings,
+ * blocks, lines, code points), then merges small neighbours without going over
+ * mergeMaxBytes (nor maxBytes), then gives each section its unique id.
  * Always at least one section.
  */
 export function splitSections(text: string, structure: MarkdownStructure, options: SectionOptions): Section[] {
@@ -304,7 +304,7 @@ export function splitSections(text: string, structure: MarkdownStructure, option
   }
 
   // Top parts: a leading part (if any text precedes the first split heading), then one part
-  // per split heading. They tile the body: front matter is no unit's content.
+  // per split heading. They tile the body: front matter is no section's content.
   const bodyStart = structure.frontMatter?.end ?? 0;
   const leadingPart = (end: number): Part => {
     const name = leadingName(text, bodyStart, structure.frontMatter?.title ?? null, headings);
