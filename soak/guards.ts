@@ -2,7 +2,8 @@
 //   targets   `build --force` (CLI, each engine) and `context.build force: true` (MCP) over
 //             everything that is not a cache: the working directory, the sources, a folder
 //             holding them, a folder of files, a plain file, a symlink, a folder with a
-//             foreign manifest.json — each refused, every byte on disk as it was.
+//             foreign manifest.json, a folder of notes with a look-alike cache manifest
+//             (issue 44) — each refused, every byte on disk as it was.
 //   links     an MCP build of a docs folder holding symlinks out of the project (system files,
 //             an outside secret, a chain of links, a folder link), each engine: every link
 //             out skipped and reported, no outside byte in any answer.
@@ -89,6 +90,8 @@ async function targets(work: WorkDir, report: Report, options: GuardOptions): Pr
     ['a plain file', () => 'notes.txt'],
     ['a symlink to a folder', (p) => (symlinkSync(join(p, '..', 'elsewhere'), join(p, 'link')), 'link')],
     ['a folder with a foreign manifest.json', (p) => (mkdirSync(join(p, 'app')), writeFileSync(join(p, 'app', 'manifest.json'), '{"name":"app"}'), 'app')],
+    // Issue 44: a manifest that looks like a cache's beside a note.
+    ['a folder of notes with a look-alike manifest.json', (p) => (mkdirSync(join(p, 'notes')), writeFileSync(join(p, 'notes', 'manifest.json'), '{"cache_version":"x"}'), writeFileSync(join(p, 'notes', 'n.md'), 'a note\n'), 'notes')],
   ];
   let n = 0;
   for (const engine of options.engines) {
@@ -119,6 +122,9 @@ async function targets(work: WorkDir, report: Report, options: GuardOptions): Pr
   writeFileSync(join(root, 'project', 'docs', 'a.md'), '# A\n\nalpha\n');
   writeFileSync(join(root, 'caches', 'notes', 'todo.txt'), 'my notes\n');
   writeFileSync(join(root, 'caches', 'file'), 'a file\n');
+  mkdirSync(join(root, 'caches', 'lookalike'));
+  writeFileSync(join(root, 'caches', 'lookalike', 'manifest.json'), '{"cache_version":"x"}');
+  writeFileSync(join(root, 'caches', 'lookalike', 'n.md'), 'a note\n');
   writeFileSync(join(root, 'elsewhere', 'oc', 'manifest.json'), '{"cache_version":"sha256:00"}\n');
   symlinkSync(join(root, 'elsewhere', 'oc'), join(root, 'caches', 'linkout'));
   const before = snapshot(root);
@@ -127,7 +133,7 @@ async function targets(work: WorkDir, report: Report, options: GuardOptions): Pr
   let sentences = 0;
   let mcpTried = 0;
   for (const engine of options.engines) {
-    for (const name of ['notes', 'file', 'linkout']) {
+    for (const name of ['notes', 'file', 'linkout', 'lookalike']) {
       const r = await client.callTool('context.build', { sources: 'docs', cache: name, force: true, engine });
       mcpTried++;
       if (r.isError) refused++;

@@ -1,15 +1,29 @@
-// `npm run bench:relevance`: two dev sets, side by side.
+// `npm run bench:relevance`: three dev sets, and a SQLite FTS5 baseline beside our figures.
 //
 // 1. Answers (bench/relevance/devset2: 69 questions over the Node.js manual, the undici API
-//    reference and the Next.js guides, each with its answering page and a verbatim passage).
-//    Each question is asked as a user asks it, `context resolve --cache C --query Q
-//    --budget 2000` with no other flag, through the very CLI code `bin/context` runs (its
-//    bundle, in this process, so the bytes are the CLI's stdout). Per set and overall:
-//    the passage inside the answer, the right page inside it, the right page first, the
-//    share of the answer's tokens that come from wrong pages, and what the printed answer
-//    costs in o200k_base tokens. For three builds: the default (`context build` without
-//    flags, whatever engine that is today), `--engine v0`, and `--engine v1 --granularity
-//    section --tokenizer o200k_base`. Metric definitions: bench/relevance/devset2/README.md.
+//    reference and the Next.js guides; bench/relevance/devset3: 67 questions over the Fastify
+//    reference and guides, the npm CLI manual and Bun's runtime docs; each question with its
+//    answering page and a verbatim passage). Each question is asked as a user asks it,
+//    `context resolve --cache C --query Q --budget B` with no other flag (B = 1000 and 2000),
+//    through the very CLI code `bin/context` runs (its bundle, in this process, so the bytes
+//    are the CLI's stdout). Per set and overall: the passage inside the answer, the right
+//    page inside it, the right page first, the share of the answer's tokens that come from
+//    wrong pages, the content share (the entries' `content` tokens over the whole printed
+//    answer's tokens) and what the printed answer costs in o200k_base tokens. For three
+//    builds: the default (`context build` without flags, whatever engine that is today),
+//    `--engine v0`, and `--engine v1 --granularity section --tokenizer o200k_base`; and for
+//    a SQLite FTS5 baseline (below). An entry's page is its `id` up to the first '#' (no
+//    other field of an entry is read but `content`). Metric definitions:
+//    bench/relevance/devset2/README.md.
+//
+//    FTS5 (fts5_sections.py, python3's own sqlite3): every file of the set split at its ATX
+//    headings (outside fenced code) into sections, the sections in one fts5(body,
+//    tokenize='porter unicode61') table, ranked by bm25() for the OR of the question's
+//    words, each quoted. Its answer is packed greedily in rank order into the same budget:
+//    the printed answer is, per section, a line with the file's path then the section's
+//    text (trailing whitespace trimmed), joined by blank lines, and that whole text must
+//    fit the budget in o200k_base tokens; a section that does not fit is skipped and the
+//    next ones are tried.
 // 2. Ranking (bench/relevance/devset: 197 labelled queries over the aider, serena and
 //    repomix docs): nDCG@10, MRR and Recall@5 per repository and overall, and for small
 //    budgets the share of queries whose selection holds (a section of) a relevant file,
@@ -19,6 +33,8 @@
 // Caches are built by the real CLI (`bin/context build`) into a temporary directory.
 //
 //   node bench/relevance/run.mjs [--per-query] [--json FILE] [--budget N] [--only answers|ranking]
+//
+// --budget N asks the answers at N only (instead of 1000 and 2000).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,7 +58,8 @@ const flag = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : und
 const perQuery = args.includes('--per-query');
 const jsonOut = flag('--json');
 const only = flag('--only');
-const ANSWER_BUDGET = Number(flag('--budget') ?? 2000);
+const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
+const DEVSETS = ['devset2', 'devset3'];
 const BUDGETS = [2000, 4000];
 const HUGE = Number.MAX_SAFE_INTEGER;
 
@@ -86,104 +103,245 @@ async function resolveCli(cache, query, budget) {
 }
 
 const norm = (s) => s.replace(/\s+/gu, ' ').trim();
-/** A selected entry's file: v0 ids are lowercased paths, v1 entries carry `path` (maybe with #slug). */
-const fileOf = (doc) => String(doc.path ?? doc.id).split('#')[0].toLowerCase();
+/**
+ * A selected entry's page: its `id` up to the first '#', lowercased (v0 ids are lowercased
+ * paths; v1 ids are `path#slug`). No other field of an entry is read but `content`.
+ */
+const fileOf = (doc) => String(doc.id).split('#')[0].toLowerCase();
 
-// ---------------------------------------------------------------- 1. answers (devset2)
+// ---------------------------------------------------------------- 1. answers (devset2, devset3)
 
-async function answers() {
-  const dir = join(here, 'devset2');
+const FTS5 = 'fts5';
+const FTS5_SCRIPT = join(here, 'fts5_sections.py');
+
+/**
+ * The FTS5 baseline's ranking of sections for each question of one set, in one python3
+ * process: `{ sections: [{ path, text }], rankings: [[index, ...] per question] }`.
+ */
+function fts5Rankings(corpus, queries) {
+  const r = spawnSync('python3', [FTS5_SCRIPT, corpus], { input: JSON.stringify(queries), encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`fts5_sections.py ${corpus} failed: ${r.stderr}`);
+  const out = JSON.parse(r.stdout);
+  // The printed form's text: trailing whitespace trimmed so that the join is one blank line.
+  for (const s of out.sections) s.text = s.text.replace(/\s+$/u, '');
+  return out;
+}
+
+/** A join may merge or split a token or two at the seam; pieces further over are not recounted. */
+const SEAM_SLACK = 4;
+
+/**
+ * FTS5's answer at `budget`: sections taken greedily in rank order while the whole printed
+ * text (per section `path\ntext`, joined by blank lines) fits in `budget` o200k tokens.
+ * `pieceTokens` caches each section's own printed count (a lower bound's stand-in: a piece
+ * more than SEAM_SLACK tokens over the room left cannot fit, so it is skipped uncounted).
+ */
+function packFts5(sections, ranking, budget, pieceTokens) {
+  const chosen = [];
+  let printed = '';
+  let used = 0;
+  for (const i of ranking) {
+    const piece = `${sections[i].path}\n${sections[i].text}`;
+    if (!pieceTokens.has(i)) pieceTokens.set(i, countO200k(piece));
+    if (used + pieceTokens.get(i) > budget + SEAM_SLACK) continue;
+    const next = printed === '' ? piece : `${printed}\n\n${piece}`;
+    const n = countO200k(next);
+    if (n > budget) continue;
+    chosen.push(i);
+    printed = next;
+    used = n;
+  }
+  return { chosen, printed };
+}
+
+/**
+ * The metrics of one answer: `entries` in answer order ({ page (lowercased), content }),
+ * `printed` the whole printed text, `full` the unbudgeted ranking's entries (for the
+ * diagnostics), `lastRank` where the answer's last entry ranks in `full` (-1: unknown).
+ */
+function score(q, entries, printed, full, lastRank) {
+  const right = new Set([q.page, ...(q.also ?? [])].map((p) => p.toLowerCase()));
+  const passage = norm(q.passage);
+  const onPage = entries.filter((d) => right.has(d.page));
+  const inUnit = entries.some((d) => norm(d.content).includes(passage));
+  // A passage cut across two selected units of its page still counts, read in the
+  // answer's order.
+  const inJoin = onPage.length > 1 && norm(onPage.map((d) => d.content).join('\n')).includes(passage);
+  let total = 0;
+  let wrong = 0;
+  for (const d of entries) {
+    const n = countO200k(d.content);
+    total += n;
+    if (!right.has(d.page)) wrong += n;
+  }
+  // Diagnostics from the unbudgeted ranking: where the entry holding the passage ranks, and
+  // whether the budget cut it (it ranks above the answer's last entry, or the answer is
+  // empty, and it is not in the answer).
+  const passageRank = full.findIndex((d) => right.has(d.page) && norm(d.content).includes(passage));
+  const found = inUnit || inJoin;
+  const printedTokens = countO200k(printed);
+  return {
+    passage: found ? 1 : 0,
+    top3: passageRank >= 0 && passageRank < 3 ? 1 : 0,
+    cut: !found && passageRank >= 0 && (entries.length === 0 || passageRank < (lastRank < 0 ? entries.length : lastRank)) ? 1 : 0,
+    page: onPage.length > 0 ? 1 : 0,
+    first: entries.length > 0 && right.has(entries[0].page) ? 1 : 0,
+    wrong: total > 0 ? wrong / total : null,
+    empty: entries.length === 0 ? 1 : 0,
+    printed: printedTokens,
+    content: total,
+    content_share: printedTokens > 0 ? total / printedTokens : null,
+    passage_rank: passageRank,
+  };
+}
+
+/** One dev set: every build and FTS5, at every answer budget. Rows per system, budget, set. */
+async function answersOf(devset) {
+  const dir = join(here, devset);
   const questions = readFileSync(join(dir, 'questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const sets = [...new Set(questions.map((q) => q.set))];
-  const rows = [];
-  const perQueryRows = [];
+  const scores = [];
   const described = {};
   for (const system of BUILDS) {
-    const scores = [];
     for (const set of sets) {
-      const cache = build(system, join(dir, 'corpus', set), `ans-${set}`);
+      const cache = build(system, join(dir, 'corpus', set), `ans-${devset}-${set}`);
       described[system.name] = describe(cache);
       const engine = openEngine(cache);
       for (const q of questions.filter((x) => x.set === set)) {
-        const right = new Set([q.page, ...(q.also ?? [])].map((p) => p.toLowerCase()));
-        const printed = await resolveCli(cache, q.query, ANSWER_BUDGET);
-        const docs = JSON.parse(printed).documents;
-        const passage = norm(q.passage);
-        const onPage = docs.filter((d) => right.has(fileOf(d)));
-        const inUnit = docs.some((d) => norm(String(d.content)).includes(passage));
-        // A passage cut across two selected units of its page still counts, read in the
-        // answer's order.
-        const inJoin = onPage.length > 1 && norm(onPage.map((d) => String(d.content)).join('\n')).includes(passage);
-        let total = 0;
-        let wrong = 0;
-        for (const d of docs) {
-          const n = countO200k(String(d.content));
-          total += n;
-          if (!right.has(fileOf(d))) wrong += n;
-        }
-        // Diagnostics from the unbudgeted ranking (the same engine code): where the entry
-        // holding the passage ranks, and whether the budget cut it (it ranks above the
-        // answer's last entry, or the answer is empty, and it is not in the answer).
-        const full = engine.resolve(q.query, HUGE).documents;
-        const passageRank = full.findIndex((d) => right.has(fileOf(d)) && norm(String(d.content)).includes(passage));
-        const lastId = docs.length === 0 ? undefined : docs[docs.length - 1].id;
-        const lastRank = lastId === undefined ? -1 : full.findIndex((d) => d.id === lastId);
-        const found = inUnit || inJoin;
-        const s = {
-          set,
-          qid: q.qid,
-          passage: found ? 1 : 0,
-          top3: passageRank >= 0 && passageRank < 3 ? 1 : 0,
-          cut: !found && passageRank >= 0 && (docs.length === 0 || passageRank < (lastRank < 0 ? docs.length : lastRank)) ? 1 : 0,
-          page: onPage.length > 0 ? 1 : 0,
-          first: docs.length > 0 && right.has(fileOf(docs[0])) ? 1 : 0,
-          wrong: total > 0 ? wrong / total : null,
-          empty: docs.length === 0 ? 1 : 0,
-          printed: countO200k(printed),
-        };
-        scores.push(s);
-        if (perQuery) {
-          perQueryRows.push({ build: system.name, ...s, passage_rank: passageRank, query: q.query, expected_page: q.page, top: docs.slice(0, 3).map((d) => String(d.path ?? d.id)) });
+        const full = engine.resolve(q.query, HUGE).documents.map((d) => ({ id: d.id, page: fileOf(d), content: String(d.content) }));
+        for (const budget of ANSWER_BUDGETS) {
+          const printed = await resolveCli(cache, q.query, budget);
+          const docs = JSON.parse(printed).documents;
+          const entries = docs.map((d) => ({ page: fileOf(d), content: String(d.content) }));
+          const lastRank = docs.length === 0 ? -1 : full.findIndex((d) => d.id === docs[docs.length - 1].id);
+          const s = score(q, entries, printed, full, lastRank);
+          scores.push({ system: system.name, budget, set, qid: q.qid, ...s, query: q.query, expected_page: q.page, top: docs.slice(0, 3).map((d) => String(d.id)) });
         }
       }
       engine.close();
     }
-    for (const set of [...sets, 'all']) {
-      const xs = set === 'all' ? scores : scores.filter((s) => s.set === set);
-      const sum = (k) => xs.reduce((a, x) => a + x[k], 0);
-      const nonEmpty = xs.filter((x) => x.wrong !== null);
-      rows.push({
-        build: system.name,
-        set,
-        questions: xs.length,
-        passage: sum('passage'),
-        page: sum('page'),
-        first: sum('first'),
-        wrong_share: nonEmpty.length === 0 ? null : nonEmpty.reduce((a, x) => a + x.wrong, 0) / nonEmpty.length,
-        empty: sum('empty'),
-        passage_top3_unbudgeted: sum('top3'),
-        passage_cut_by_budget: sum('cut'),
-        printed_mean: sum('printed') / xs.length,
-        printed_max: Math.max(...xs.map((x) => x.printed)),
-      });
+  }
+  described[FTS5] = 'SQLite FTS5 sections (ATX headings), bm25, OR of the words, greedy packing';
+  for (const set of sets) {
+    const qs = questions.filter((x) => x.set === set);
+    const { sections, rankings } = fts5Rankings(join(dir, 'corpus', set), qs.map((q) => q.query));
+    const pieceTokens = new Map();
+    qs.forEach((q, k) => {
+      const full = rankings[k].map((i) => ({ page: sections[i].path.toLowerCase(), content: sections[i].text }));
+      for (const budget of ANSWER_BUDGETS) {
+        const { chosen, printed } = packFts5(sections, rankings[k], budget, pieceTokens);
+        const entries = chosen.map((i) => ({ page: sections[i].path.toLowerCase(), content: sections[i].text }));
+        const lastRank = chosen.length === 0 ? -1 : rankings[k].indexOf(chosen[chosen.length - 1]);
+        const s = score(q, entries, printed, full, lastRank);
+        scores.push({ system: FTS5, budget, set, qid: q.qid, ...s, query: q.query, expected_page: q.page, top: chosen.slice(0, 3).map((i) => sections[i].path) });
+      }
+    });
+  }
+  return { devset, sets, questions: questions.length, described, scores };
+}
+
+/** Totals over `xs` (the scores of one system, budget and set, or of all sets). */
+function summarize(xs) {
+  const sum = (k) => xs.reduce((a, x) => a + x[k], 0);
+  const mean = (k) => {
+    const ys = xs.filter((x) => x[k] !== null);
+    return ys.length === 0 ? null : ys.reduce((a, x) => a + x[k], 0) / ys.length;
+  };
+  return {
+    questions: xs.length,
+    passage: sum('passage'),
+    page: sum('page'),
+    first: sum('first'),
+    wrong_share: mean('wrong'),
+    content_share: mean('content_share'),
+    empty: sum('empty'),
+    passage_top3_unbudgeted: sum('top3'),
+    passage_cut_by_budget: sum('cut'),
+    printed_mean: sum('printed') / xs.length,
+    printed_max: Math.max(...xs.map((x) => x.printed)),
+  };
+}
+
+const SYSTEMS = [...BUILDS.map((b) => b.name), FTS5];
+const pct = (n, d) => `${String(n).padStart(3)}/${String(d).padEnd(3)} ${((100 * n) / d).toFixed(0).padStart(3)}%`;
+const share = (x) => (x === null ? '  -  ' : x.toFixed(3));
+
+async function answers() {
+  const results = [];
+  for (const devset of DEVSETS) results.push(await answersOf(devset));
+  const rows = [];
+  for (const { devset, sets, scores } of results) {
+    for (const system of SYSTEMS) {
+      for (const budget of ANSWER_BUDGETS) {
+        for (const set of [...sets, 'all']) {
+          const xs = scores.filter((s) => s.system === system && s.budget === budget && (set === 'all' || s.set === set));
+          rows.push({ devset, system, budget, set, ...summarize(xs) });
+        }
+      }
     }
   }
-  if (perQuery) for (const r of perQueryRows) console.log(JSON.stringify(r));
-  const pct = (n, d) => `${String(n).padStart(3)}/${String(d).padEnd(3)} ${((100 * n) / d).toFixed(0).padStart(3)}%`;
-  console.log(`Answers: bench/relevance/devset2, \`context resolve --budget ${ANSWER_BUDGET}\` (no other flag)`);
-  for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
-  console.log('build         set      passage in answer  right page in it   right page first   wrong-page tokens  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
-  for (const r of rows) {
-    const w = r.wrong_share === null ? '  -  ' : r.wrong_share.toFixed(3);
-    console.log(
-      `${r.build.padEnd(13)} ${r.set.padEnd(8)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${w}              ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}      | ${pct(r.passage_top3_unbudgeted, r.questions)}              ${String(r.passage_cut_by_budget).padStart(3)}`,
-    );
+  // Both dev sets together, for the side-by-side table.
+  const everything = results.flatMap((r) => r.scores);
+  for (const system of SYSTEMS) {
+    for (const budget of ANSWER_BUDGETS) {
+      rows.push({ devset: 'both', system, budget, set: 'all', ...summarize(everything.filter((s) => s.system === system && s.budget === budget)) });
+    }
+  }
+  if (perQuery) {
+    for (const s of [...everything].sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0) || SYSTEMS.indexOf(a.system) - SYSTEMS.indexOf(b.system) || a.budget - b.budget)) {
+      console.log(JSON.stringify(s));
+    }
+  }
+
+  // The full table: every system, per dev set and budget.
+  for (const { devset, sets, questions, described } of results) {
+    console.log(`Answers: bench/relevance/${devset} (${questions} questions: ${sets.join(', ')}), \`context resolve --budget B\` (no other flag) and FTS5 at the same B`);
+    for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
+    console.log(`  ${FTS5.padEnd(13)} = ${described[FTS5]}`);
+    console.log('build         budget set      passage in answer  right page in it   right page first   wrong-page tokens  content share  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
+    for (const r of rows.filter((x) => x.devset === devset)) {
+      console.log(
+        `${r.system.padEnd(13)} ${String(r.budget).padStart(6)} ${r.set.padEnd(8)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${share(r.wrong_share)}              ${share(r.content_share)}          ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}      | ${pct(r.passage_top3_unbudgeted, r.questions)}              ${String(r.passage_cut_by_budget).padStart(3)}`,
+      );
+    }
+    console.log('');
   }
   console.log('wrong-page tokens: mean over non-empty answers of the share of o200k tokens in selected entries from other pages.');
-  console.log('printed: o200k tokens of the whole stdout. Diagnostics (not user-facing): the entry holding the passage in the top 3 of the');
-  console.log('unbudgeted ranking; cut by budget: that entry ranks above the answer\'s last entry (or the answer is empty) and is not in it.');
+  console.log('content share: mean over answers of (o200k tokens of the entries\' contents) / (o200k tokens of the whole printed answer).');
+  console.log('printed: o200k tokens of the whole stdout (FTS5: of its printed sections). Diagnostics (not user-facing): the entry holding');
+  console.log('the passage in the top 3 of the unbudgeted ranking; cut by budget: that entry ranks above the answer\'s last entry (or the');
+  console.log('answer is empty) and is not in it.');
   console.log('');
-  return { builds: described, rows };
+
+  // Side by side: ours (the default build) and FTS5, per dev set, set and budget.
+  const ours = BUILDS[0].name;
+  console.log(`Side by side: ours (\`context build\` default, \`context resolve --budget B\`) vs SQLite FTS5 sections packed into B`);
+  console.log('devset   set      budget | passage in answer          | right page in it           | right page first           | wrong-page tokens | content share  | printed o200k mean');
+  console.log('                         | ours          fts5         | ours          fts5         | ours          fts5         | ours    fts5      | ours   fts5    | ours   fts5');
+  const keyOf = (r) => `${r.devset}\n${r.set}\n${r.budget}`;
+  const groups = [];
+  for (const r of rows) if (r.system === ours && !groups.includes(keyOf(r))) groups.push(keyOf(r));
+  const order = (k) => {
+    const [devset, set, budget] = k.split('\n');
+    const d = devset === 'both' ? DEVSETS.length : DEVSETS.indexOf(devset);
+    const sets = devset === 'both' ? ['all'] : [...results[d].sets, 'all'];
+    return [d, sets.indexOf(set), Number(budget)];
+  };
+  groups.sort((a, b) => {
+    const x = order(a);
+    const y = order(b);
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+  const cell = (n, d) => `${String(n).padStart(3)}/${String(d).padEnd(3)} ${((100 * n) / d).toFixed(0).padStart(3)}%`;
+  for (const k of groups) {
+    const o = rows.find((r) => r.system === ours && keyOf(r) === k);
+    const f = rows.find((r) => r.system === FTS5 && keyOf(r) === k);
+    console.log(
+      `${o.devset.padEnd(8)} ${o.set.padEnd(8)} ${String(o.budget).padStart(6)} | ${cell(o.passage, o.questions)}  ${cell(f.passage, f.questions)} | ${cell(o.page, o.questions)}  ${cell(f.page, f.questions)} | ${cell(o.first, o.questions)}  ${cell(f.first, f.questions)} | ${share(o.wrong_share)}   ${share(f.wrong_share)}     | ${share(o.content_share)}  ${share(f.content_share)}   | ${o.printed_mean.toFixed(0).padStart(4)}   ${f.printed_mean.toFixed(0).padStart(4)}`,
+    );
+  }
+  console.log('');
+  return { budgets: ANSWER_BUDGETS, builds: Object.fromEntries(results.map((r) => [r.devset, r.described])), rows };
 }
 
 // ---------------------------------------------------------------- 2. ranking (devset)

@@ -37,9 +37,11 @@ export function createFileFrom(path: string, chunks: readonly Uint8Array[]): voi
     fs.closeSync(fd);
   }
 }
+/** The sibling replaceFile writes `path`'s new bytes to before renaming it over `path`. */
+export const replacementOf = (path: string): string => `${path}.tmp`;
 /** Replaces a file atomically: writes a temporary sibling, then renames it over `path`. */
 export function replaceFile(path: string, data: string | Uint8Array): void {
-  const temp = `${path}.tmp`;
+  const temp = replacementOf(path);
   fs.rmSync(temp, { force: true });
   try {
     fs.writeFileSync(temp, data, { flag: 'wx' });
@@ -49,6 +51,8 @@ export function replaceFile(path: string, data: string | Uint8Array): void {
     throw err;
   }
 }
+/** The probe file waitForNextFileTime writes (and removes) in the directory it is given. */
+export const TICK_PROBE = '.tick-probe';
 /**
  * Waits, inside `dir`, until a file written now gets a modification time strictly later
  * than every file written before the call. File times come from a coarse clock (a few ms
@@ -58,7 +62,7 @@ export function replaceFile(path: string, data: string | Uint8Array): void {
  * time with earlier ones).
  */
 export function waitForNextFileTime(dir: string, limitMs = 1000): void {
-  const probe = join(dir, '.tick-probe');
+  const probe = join(dir, TICK_PROBE);
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
   try {
     fs.writeFileSync(probe, 'x');

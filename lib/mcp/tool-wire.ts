@@ -3,7 +3,8 @@
 // byte for byte as before (descriptions included). From 2025-06-18 (structured tool
 // output) a tool also shows its title, outputSchema and annotations, and a result carries
 // structuredContent: the JSON value of its text, parsed from those very bytes, so the two
-// can never disagree. 2026-07-28 (stateless) shows tools as 2025-11-25 does; every result
+// can never disagree (a Markdown answer, whose text is not JSON, carries {"markdown": TEXT}
+// instead). 2026-07-28 (stateless) shows tools as 2025-11-25 does; every result
 // it gets also carries `resultType` and the server's identity in `_meta` (session.ts adds
 // those to every result of that era).
 
@@ -21,7 +22,7 @@ export function hasStructuredResults(version: AnyProtocolVersion): boolean {
 export function toolListing(tool: Tool, style: ToolNameStyle, version: AnyProtocolVersion): Record<string, unknown> {
   const name = advertisedName(tool.name, style);
   if (!hasStructuredResults(version)) {
-    return { name, description: tool.legacyDescription ?? tool.description, inputSchema: tool.inputSchema };
+    return { name, description: tool.legacyDescription ?? tool.description, inputSchema: tool.legacyInputSchema ?? tool.inputSchema };
   }
   return {
     name,
@@ -39,6 +40,6 @@ export function toolResult(outcome: ToolOutcome, version: AnyProtocolVersion): R
   // content[0] stays the whole answer (structuredContent is parsed from it); the hint follows.
   if (outcome.hint !== undefined) content.push({ type: 'text', text: outcome.hint });
   const result: Record<string, unknown> = outcome.isError ? { content, isError: true } : { content };
-  if (hasStructuredResults(version)) result['structuredContent'] = parseJson(outcome.text);
+  if (hasStructuredResults(version)) result['structuredContent'] = outcome.structured ?? parseJson(outcome.text);
   return result;
 }

@@ -39,6 +39,11 @@ export interface ToolOutcome {
    * (a build that found no document).
    */
   readonly hint?: string;
+  /**
+   * The structuredContent, when the text is not JSON (context.resolve's Markdown answer:
+   * `{"markdown": TEXT}`); absent: the text's JSON value.
+   */
+  readonly structured?: Json;
 }
 
 /** A JSON Schema object (the subset lib/mcp/tools/output-schema.ts builds). */
@@ -70,6 +75,8 @@ export interface Tool {
    */
   readonly legacyDescription?: string;
   readonly inputSchema: { readonly type: 'object' } & JsonSchema;
+  /** The input schema 2024-11-05 and 2025-03-26 clients get, when it differs (their transcripts' bytes). */
+  readonly legacyInputSchema?: { readonly type: 'object' } & JsonSchema;
   /** JSON Schema of the text's JSON value: every success and every error shape. */
   readonly outputSchema: { readonly type: 'object' } & JsonSchema;
   readonly annotations: ToolAnnotations;

@@ -6,8 +6,8 @@
 // offers the same confinement with `--project-root`"; "`--include`/`--exclude` ... have
 // documented limits on length and count (usage error)"; "a pathological ignore line is
 // skipped and reported (the build goes on)". Each reproduction of the report, both engines.
-import t from 'tap';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import t, { type Test } from 'tap';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_GLOB_BYTES, MAX_GLOBS } from '../../lib/core/sources/limits.js';
 import { run, spawnContext } from './harness.js';
@@ -91,6 +91,111 @@ t.test('a folder with a manifest.json that is not a cache is not replaced (a web
     const r = await run(['build', '--sources', 'docs', '--cache', target, '--force'], { cwd: dir });
     t.equal(r.code, 6, `${target}: refused`);
     t.same(tree(join(dir, target)), before, `${target}: as it was (a lone foreign manifest.json is no cache: found by the soak suite)`);
+  }
+});
+
+// Issue 44, item 1 (data loss through a look-alike manifest): "a folder is replaced by
+// --force only if it is empty or is a cache that this program wrote (a manifest that parses
+// as a real v0 or v1 manifest, and nothing in the folder that a cache never holds); anything
+// else is refused". Each case: exit 6, the refusal's reason, every byte as it was.
+const LOOK_ALIKE = '{"cache_version":"x"}';
+
+/** Builds a real cache of `engine` at `dir/name` from `dir/docs`. */
+async function realCache(t: Test, dir: string, engine: 'v0' | 'v1', name: string): Promise<void> {
+  const r = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', name], { cwd: dir });
+  t.equal(r.code, 0, `${engine} cache ${name} built`);
+}
+
+/** `build --force` of `engine` over each target in `dir`: refused, nothing touched. */
+async function refusesEach(t: Test, dir: string, engine: 'v0' | 'v1', targets: readonly string[]): Promise<void> {
+  for (const target of targets) {
+    const before = tree(join(dir, target));
+    const r = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', target, '--force'], { cwd: dir });
+    t.equal(r.code, 6, `${engine} over ${target}: exit 6 (io_error)`);
+    t.equal(r.out, '', 'nothing on stdout');
+    t.match(r.err, /the target is a directory that holds no cache: it is not replaced/, 'the refusal of a target that is no cache');
+    t.same(tree(join(dir, target)), before, `${target}: every file as it was`);
+  }
+}
+
+for (const engine of ['v0', 'v1'] as const) {
+  t.test(`${engine}: a look-alike manifest does not make a folder a cache (issue 44)`, async (t) => {
+    const dir = t.testdir({
+      docs: { 'a.md': 'alpha' },
+      notes: { 'manifest.json': LOOK_ALIKE, 'n.md': '# My note\n\nkeep me\n' },
+      // Only names a v0 cache holds, yet no cache: the manifest is none of ours and documents/ holds letters.
+      shaped: { 'manifest.json': LOOK_ALIKE, 'index.json': '{}', documents: { 'letter.txt': 'dear reader' } },
+      // The same for v1's names: packs/ holds a file no build writes.
+      packed: { 'manifest.json': LOOK_ALIKE, packs: { 'holiday.jpg': 'not a pack' } },
+    });
+    await refusesEach(t, dir, engine, ['notes', 'shaped', 'packed']);
+    const note = join(dir, 'notes', 'n.md');
+    t.equal(existsSync(note) ? readFileSync(note, 'utf8') : null, '# My note\n\nkeep me\n', 'n.md is still there');
+  });
+
+  t.test(`${engine}: a real cache's manifest copied beside other files does not make them a cache (issue 44)`, async (t) => {
+    const dir = t.testdir({ docs: { 'a.md': 'alpha' }, notes0: { 'n.md': 'note zero' }, notes1: { 'n.md': 'note one', sub: { 'deep.md': 'deep' } } });
+    await realCache(t, dir, 'v0', 'c0');
+    await realCache(t, dir, 'v1', 'c1');
+    copyFileSync(join(dir, 'c0', 'manifest.json'), join(dir, 'notes0', 'manifest.json'));
+    copyFileSync(join(dir, 'c1', 'manifest.json'), join(dir, 'notes1', 'manifest.json'));
+    await refusesEach(t, dir, engine, ['notes0', 'notes1']);
+    t.ok(existsSync(join(dir, 'notes1', 'sub', 'deep.md')), 'nothing lost');
+  });
+
+  t.test(`${engine}: a real cache (v0 and v1) with a stray file or folder added is refused (issue 44)`, async (t) => {
+    const dir = t.testdir({ docs: { 'a.md': 'alpha', 'b.md': 'beta words' } });
+    const targets: string[] = [];
+    for (const kind of ['v0', 'v1'] as const) {
+      await realCache(t, dir, kind, `${kind}-clean`);
+      const data = kind === 'v0' ? 'documents' : 'packs';
+      const strays: [string, (at: string) => void][] = [
+        ['top', (at) => writeFileSync(join(at, 'notes.md'), 'mine')],
+        ['folder', (at) => { mkdirSync(join(at, 'drafts')); writeFileSync(join(at, 'drafts', 'x.md'), 'a draft'); }],
+        ['inside', (at) => writeFileSync(join(at, data, 'mine.txt'), 'mine')],
+        ['other-engine', (at) => writeFileSync(join(at, kind === 'v0' ? 'build-state.json' : 'index.json'), '{}')],
+      ];
+      for (const [what, add] of strays) {
+        const at = join(dir, `${kind}-${what}`);
+        cpSync(join(dir, `${kind}-clean`), at, { recursive: true });
+        add(at);
+        targets.push(`${kind}-${what}`);
+      }
+    }
+    await refusesEach(t, dir, engine, targets);
+  });
+}
+
+t.test('--force still replaces every cache this program writes: the reference\'s v0, earlier v1 formats and rules, a killed rebuild\'s leftovers, a damaged manifest', async (t) => {
+  const dir = t.testdir({ docs: { 'a.md': 'alpha', 'b.md': 'beta words' } });
+  cpSync(new URL('../fixtures/compat-v0/caches/realistic', import.meta.url).pathname, join(dir, 'reference'), { recursive: true });
+  await realCache(t, dir, 'v1', 'c1');
+  const edits: [string, (m: { build_config: Record<string, unknown> }) => void][] = [
+    ['format4', (m) => void (m.build_config['version'] = '4')], // refused by resolve with the advice to rebuild with --force
+    ['format3', (m) => void (m.build_config['version'] = '3')],
+    ['rules', (m) => void (m.build_config['analyzer'] = { version: 'an older analyzer' })], // a cache written under other rules
+  ];
+  const targets = ['reference'];
+  for (const [name, edit] of edits) {
+    cpSync(join(dir, 'c1'), join(dir, name), { recursive: true });
+    const m = JSON.parse(readFileSync(join(dir, name, 'manifest.json'), 'utf8')) as { build_config: Record<string, unknown> };
+    edit(m);
+    writeFileSync(join(dir, name, 'manifest.json'), JSON.stringify(m, null, 2));
+    targets.push(name);
+  }
+  cpSync(join(dir, 'c1'), join(dir, 'leftovers'), { recursive: true });
+  writeFileSync(join(dir, 'leftovers', 'build-state.json.tmp'), '{'); // a rebuild killed while it rewrote the build state
+  writeFileSync(join(dir, 'leftovers', '.tick-probe'), 'x');
+  cpSync(join(dir, 'c1'), join(dir, 'damaged1'), { recursive: true });
+  writeFileSync(join(dir, 'damaged1', 'manifest.json'), '{ not json');
+  targets.push('leftovers', 'damaged1');
+  for (const engine of ['v0', 'v1'] as const) {
+    for (const target of targets) {
+      const r = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', target, '--force'], { cwd: dir });
+      t.equal(r.code, 0, `${engine} over ${target}: replaced`);
+      const m = JSON.parse(readFileSync(join(dir, target, 'manifest.json'), 'utf8')) as { build_config: { version: string } };
+      t.equal(m.build_config.version, engine === 'v0' ? '1' : '5', 'by the new cache');
+    }
   }
 });
 

@@ -126,10 +126,16 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   const built = spawnContext(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'docs', '--cache', 'c'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   t.equal(built.code, 0, built.err);
   t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":\[\]\}\n$/);
-  const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content'], { cwd: dir });
+  const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content', '--explain'], { cwd: dir });
   t.equal(resolved.code, 0, resolved.err);
   t.match(resolved.out, /^\{"documents":\[\{"id":"install\.md#install",/, 'the section, stemmed query term');
   t.match(resolved.out, /"documents_matched":1,"engine":"v1","granularity":"section","tokenizer":"o200k_base","terms":\["instal"\]\}\}\n$/);
+  // Without --explain the answer is lean: id, short version, matched terms, content (the
+  // section's heading is its first line, so no "under").
+  const lean = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content'], { cwd: dir });
+  t.equal(lean.code, 0, lean.err);
+  t.equal((JSON.parse(lean.out) as { documents: { version: string }[] }).documents[0]?.version, versionOf('# Install\n\nRun the installer.\n').slice('sha256:'.length, 'sha256:'.length + 8), 'the version: the first 8 hex digits of the document\'s sha256');
+  t.match(lean.out, /^\{"documents":\[\{"id":"install\.md#install","version":"[0-9a-f]{8}","matched":"instal","content":"# Install\\n\\nRun the installer\.\\n"\}\],"selection":\{"budget":100,"budget_scope":"content","tokens_used":\d+,"matched":1\}\}\n$/);
   const verified = spawnContext(['verify', '--cache', 'c', '--format', 'json'], { cwd: dir });
   t.equal(verified.code, 0);
   t.match(verified.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","valid":true,"checks":\[\{"name":"manifest","ok":true,"problems":\[\]\},/);

@@ -36,7 +36,7 @@ t.test('cli_spec.md "Exit Codes" 1: no command or an unknown command is a usage 
 t.test('<command> --help prints that command\'s usage (then its help) on stdout, exit 0 (whatever else is given)', async (t) => {
   const usages: Record<string, string> = {
     build: `usage: ${(await import('../../lib/cli/commands/build.js')).build.usage}\n\n`,
-    resolve: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty|text] [--budget-scope content|answer]\n\n',
+    resolve: 'usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty|markdown|text] [--explain] [--budget-scope content|answer]\n\n',
     inspect: 'usage: context inspect --cache DIR [--format pretty|json]\n\n',
     verify: 'usage: context verify --cache DIR [--format pretty|json]\n\n',
     'list-caches': 'usage: context list-caches --root DIR\n\n',
@@ -64,7 +64,7 @@ t.test('the spawned bin: --version, --help, no command (exit codes as a shell se
 t.test('a command\'s --help prints its usage, exit 0 — but not when it is an option\'s value', async (t) => {
   const help = await run(['resolve', '--cache', 'x', '--help']);
   t.same({ code: help.code, err: help.err }, { code: 0, err: '' });
-  t.ok(help.out.startsWith('usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty|text] [--budget-scope content|answer]\n\n'));
+  t.ok(help.out.startsWith('usage: context resolve --cache DIR --query TEXT --budget TOKENS [--format json|pretty|markdown|text] [--explain] [--budget-scope content|answer]\n\n'));
   const fixture = new URL('../fixtures/compat-v0/caches/minimal', import.meta.url).pathname;
   const query = await run(['resolve', '--cache', fixture, '--query', '--help', '--budget', '0']);
   t.equal(query.code, 0, '--query --help resolves the query "--help"');

@@ -75,13 +75,16 @@ t.test('a v1 section cache: trails, per-field matches with their share, the matc
   const built = await run(['build', '--engine', 'v1', '--granularity', 'section', '--tokenizer', 'bytes4', '--sources', 'docs', '--cache', 'cache'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   t.equal(built.code, 0, 'v1 build');
   // Content scope: the JSON and the text then hold the same selection (in answer scope, the
-  // v1 default, each format bounds its own printed size, so the two may differ).
+  // v1 default, the text shows the entries of the JSON answer at that budget). The details
+  // the text shows (score, tokens, why) are the explained answer's (--explain).
   const argv = ['resolve', '--cache', join(dir, 'cache'), '--query', 'docker image', '--budget', '1000', '--budget-scope', 'content'];
-  const json = await run(argv);
+  const json = await run([...argv, '--explain']);
   const text = await run([...argv, '--format', 'text']);
   t.equal(text.code, 0);
   const answer = parseJson(json.out) as Answer;
   t.ok(answer.documents.length >= 2, 'several sections match');
+  const lean = parseJson((await run(argv)).out) as { documents: { id: string; content: string }[] };
+  t.same(lean.documents.map((d) => d.id), answer.documents.map((d) => d.id), 'the lean and the explained answer select the same units in content scope');
   t.match(text.out, /^query "docker image", budget 1,000 tokens \(v1, sections, bytes4\)\n\n/);
   const scores = scoreTexts(json.out);
   const lines = text.out.split('\n');
@@ -95,22 +98,38 @@ t.test('a v1 section cache: trails, per-field matches with their share, the matc
       const fields = Object.entries(m).filter(([k]) => k !== 'term' && k !== 'score').map(([f, n]) => `${f} ${String(n)}`).join(', ');
       t.ok(matched.includes(`${m.term} (${fields}; `), `${d.id}: ${m.term} with its fields (${fields})`);
     }
+    // Each entry ends with a preview of its content: heading marks dropped, white space one space.
+    const next = lines.findIndex((l, k) => k > at && (/^ {2}\d/.test(l) || l === ''));
+    const preview = lines.slice(at, next).find((l) => l.startsWith('     | ')) ?? '';
+    const words = (lean.documents[i]?.content ?? '').replace(/^#+ /gm, '').replace(/\s+/g, ' ').trim();
+    t.ok(preview.length > 7 && words.startsWith(preview.slice(7).replace(/…$/, '')), `${d.id}: a preview of its first words (${preview})`);
   });
   const s = answer.selection;
-  t.match(text.out, new RegExp(`\\nselected ${s['documents_selected']} of ${s['documents_matched']} matching \\(${s['documents_considered']} considered\\); ${s['tokens_used']} of 1,000 tokens used; ${s['documents_excluded_by_budget']} left out by the budget\\n$`));
-  // "Answers that fit, by default", What to build item 6: in answer scope (the v1 default)
-  // the text counts itself: answer_tokens is this text's own count (bytes4 here), within the budget.
+  t.match(text.out, new RegExp(`\\nselected ${s['documents_selected']} of ${s['documents_matched']} matching \\(${s['documents_considered']} considered\\); ${s['tokens_used']} of 1,000 tokens used; ${s['documents_excluded_by_budget']} not selected\\n$`));
+  // Answer scope (the v1 default): the text shows the entries of the JSON answer an agent
+  // gets at the same budget, and that answer's size: "the JSON answer is N of B tokens".
   const answerArgv = argv.slice(0, -2);
   const scoped = await run([...answerArgv, '--format', 'text']);
   t.same(scoped, await run([...answerArgv, '--budget-scope', 'answer', '--format', 'text']), 'answer scope is the v1 default');
-  const own = Math.ceil(Buffer.byteLength(scoped.out, 'utf8') / 4);
-  t.ok(own <= 1000, `the text is within the budget (${own} tokens)`);
-  t.match(scoped.out, new RegExp(`; the whole answer is ${own} of 1,000 tokens \\([0-9,]+ of content\\); \\d+ left out by the budget\\n$`), 'answer scope: the whole answer\'s own tokens');
+  for (const [budget, explain] of [['1000', false], ['1000', true], ['80', false], ['40', false], ['200', true]] as const) {
+    const at = [...answerArgv.slice(0, -1), budget, ...(explain ? ['--explain'] : [])];
+    const agent = await run(at);
+    const shown = await run([...at, '--format', 'text']);
+    const value = parseJson(agent.out) as { documents: { id: string }[]; selection: Record<string, number> };
+    const tokens = value.selection['answer_tokens'] as number;
+    const what = `budget ${budget}${explain ? ', --explain' : ''}`;
+    t.equal(tokens, Math.ceil(Buffer.byteLength(agent.out, 'utf8') / 4), `${what}: answer_tokens is the JSON answer's own count (bytes4)`);
+    t.ok(tokens <= Number(budget), `${what}: the JSON answer (${tokens} tokens) is within the budget`);
+    t.same(shown.out.split('\n').filter((l) => /^ {2}\d/.test(l)).map((l) => l.trim().split(/ +/)[1]), value.documents.map((d) => d.id), `${what}: the text shows the JSON answer's entries`);
+    t.match(shown.out, new RegExp(`; the JSON answer is ${tokens} of ${Number(budget).toLocaleString('en-US')} tokens \\([0-9,]+ of content\\); \\d+ not selected\\n$`), `${what}: the JSON answer's tokens`);
+  }
+  // No filler: at 80 tokens the best section fits and the far weaker one is not taken.
+  t.same((parseJson((await run([...answerArgv.slice(0, -1), '80'])).out) as { documents: { id: string }[] }).documents.map((d) => d.id), ['guide.md#guide']);
   t.same(await run([...argv, '--format', 'text']), text, 'two runs, the same text');
 });
 
-t.test('a bad --format names the three formats', async (t) => {
+t.test('a bad --format names the four formats', async (t) => {
   const r = await run(['resolve', '--cache', join(FIXTURES, 'minimal'), '--query', 'x', '--budget', '1', '--format', 'table']);
   t.equal(r.code, 1);
-  t.match(r.err, /--format must be json, pretty or text, not "table"/);
+  t.match(r.err, /--format must be json, pretty, markdown or text, not "table"/);
 });

@@ -110,10 +110,15 @@ t.test('context_resolve.md "--budget" 0 vs context_selection.md pseudo-code: an 
 
 t.test('security_model.md + DESIGN.md "Errors": budget is an integer 0..2^53-1, else invalid_budget (exit 3)', async (t) => {
   const cache = smallCache(t);
+  // The message names the valid form (issue 43), and quotes a budget not written in digits.
+  const form = 'a budget is a whole number of tokens >= 0, written in digits, e.g. 2000';
   for (const b of ['-1', '1.5', 'abc', '9007199254740992', '18446744073709551616', '', ' 5', '5 ', '1e3', '0x10', '-0', '+-1', '٣']) {
     const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', b]);
-    t.same(r, { code: 3, out: '', err: 'error: invalid_budget: Budget is invalid\n' }, JSON.stringify(b));
+    const digits = /^[0-9]+$/.test(b);
+    t.same(r, { code: 3, out: '', err: `error: invalid_budget: Budget is invalid (${form}${digits ? '' : `, not ${JSON.stringify(b)}`})\n` }, JSON.stringify(b));
   }
+  t.equal((await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', '2k'])).err,
+    'error: invalid_budget: Budget is invalid (a budget is a whole number of tokens >= 0, written in digits, e.g. 2000, not "2k")\n', 'the issue\'s example');
   for (const [b, n] of [['+5', 5], ['007', 7], ['9007199254740991', 9007199254740991]] as const) {
     const r = await run(['resolve', '--cache', cache, '--query', 'hello', '--budget', b]);
     t.equal(r.code, 0, `${b} accepted`);
@@ -125,9 +130,16 @@ t.test('security_model.md + DESIGN.md "Errors": budget is an integer 0..2^53-1, 
 
 t.test('DESIGN.md "Errors": invalid_query (exit 2) for a lone surrogate or more than 64 KiB of UTF-8', async (t) => {
   const cache = smallCache(t);
-  for (const [label, q] of [['lone high surrogate', 'a\uD800b'], ['lone low surrogate', '\uDC00'], ['64 KiB + 1', 'x'.repeat(65537)], ['multi-byte over 64 KiB', 'é'.repeat(32769)]]) {
-    const r = await run(['resolve', '--cache', cache, '--query', q as string, '--budget', '10']);
-    t.same(r, { code: 2, out: '', err: 'error: invalid_query: Query is invalid\n' }, label as string);
+  // The message names the valid form; an over-long query also says how long it is.
+  const form = 'a query is text of at most 65,536 bytes of UTF-8 (64 KiB), without unpaired surrogates';
+  for (const [label, q, detail] of [
+    ['lone high surrogate', 'a\uD800b', form],
+    ['lone low surrogate', '\uDC00', form],
+    ['64 KiB + 1', 'x'.repeat(65537), `${form}; this one has 65537 bytes`],
+    ['multi-byte over 64 KiB', 'é'.repeat(32769), `${form}; this one has 65538 bytes`],
+  ] as const) {
+    const r = await run(['resolve', '--cache', cache, '--query', q, '--budget', '10']);
+    t.same(r, { code: 2, out: '', err: `error: invalid_query: Query is invalid (${detail})\n` }, label);
   }
   t.equal((await run(['resolve', '--cache', cache, '--query', 'x'.repeat(65536), '--budget', '10'])).code, 0, 'exactly 64 KiB is fine');
   t.equal((await run(['resolve', '--cache', cache, '--query', '😀 hello', '--budget', '10'])).code, 0, 'a surrogate pair is fine');
@@ -189,7 +201,7 @@ t.test('cli_spec.md "Exit Codes" 1: usage errors print a usage line, nothing on 
     const r = await run(argv);
     t.equal(r.code, 1, argv.slice(1).join(' '));
     t.equal(r.out, '', `${argv.slice(1).join(' ')}: nothing on stdout`);
-    t.match(r.err, /\nusage: context resolve --cache DIR --query TEXT --budget TOKENS \[--format json\|pretty\|text\] \[--budget-scope content\|answer\]\n$/);
+    t.match(r.err, /\nusage: context resolve --cache DIR --query TEXT --budget TOKENS \[--format json\|pretty\|markdown\|text\] \[--explain\] \[--budget-scope content\|answer\]\n$/);
   }
 });
 

@@ -43,6 +43,29 @@ t.test('every resolve golden reproduces byte for byte', async (t) => {
   }
 });
 
+// Issue 43 (lean v1 answers, --explain, --format markdown) leaves v0 caches alone: asked for
+// either, a v0 cache prints its SelectionResult, the golden bytes, from both faces.
+t.test('v0 caches answer the golden bytes whatever --explain / --format markdown (and explain / format) ask', async (t) => {
+  const root = join(FIXTURES, 'caches');
+  const session = new McpSession({ tools: TOOLS, context: { cacheRoot: root, projectRoot: root }, toolNames: 'dotted', log: () => {} });
+  await session.handleLine({ kind: 'line', text: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
+  let id = 0;
+  for (const [file, cache, q] of RESOLVE_CASES) {
+    const { query: text, budget } = query(q);
+    const golden = expected(file) + '\n';
+    for (const flags of [['--explain'], ['--format', 'markdown'], ['--format', 'markdown', '--explain']]) {
+      const r = await run(['resolve', '--cache', join(root, cache), '--query', text, '--budget', String(budget), ...flags]);
+      t.same(r, { code: 0, out: golden, err: '' }, `${file} ${flags.join(' ')}: the golden bytes`);
+    }
+    for (const extra of [{ explain: true }, { format: 'markdown' }, { format: 'markdown', explain: true }]) {
+      const call = { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'context.resolve', arguments: { cache, query: text, budget, ...extra } } };
+      const line = JSON.parse((await session.handleLine({ kind: 'line', text: JSON.stringify(call) })) ?? '{}') as { result: { content: { text: string }[]; structuredContent: unknown } };
+      t.equal(line.result.content[0]?.text, golden, `${file} ${JSON.stringify(extra)}: MCP text is the golden bytes`);
+      t.same(line.result.structuredContent, JSON.parse(golden), `${file} ${JSON.stringify(extra)}: and structuredContent its JSON value`);
+    }
+  }
+});
+
 t.test('the golden set is covered: every expected file is asserted somewhere here', async (t) => {
   const covered = new Set([
     ...RESOLVE_CASES.map((c) => c[0]),

@@ -8,7 +8,7 @@
 // for every failure of `context.build` and `context.status` (MCP 2026 issue, item 3).
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { MAX_GLOB_BYTES, MAX_GLOBS } from '../../lib/core/sources/limits.js';
@@ -51,6 +51,64 @@ t.test('MCP --force over a folder that is not a cache: refused with a sentence, 
   t.equal(readFileSync(join(root, 'caches', 'notes', 'todo.txt'), 'utf8'), 'my notes', 'the notes are still there');
   t.same(readdirSync(join(root, 'caches')), ['notes'], 'nothing else written');
 });
+
+// Issue 44, item 1, over MCP: a folder under the cache root is replaced with force only if
+// it is empty or a cache this program wrote (a real v0 or v1 manifest, nothing a cache never
+// holds); a look-alike manifest, a real one copied beside other files, or a real cache with
+// a stray file added gets the fixed sentence, every byte left as it was.
+const NOT_A_CACHE = { code: 'io_error', message: 'Something other than a cache has that name under the cache root, so it is not replaced; choose another cache name' };
+
+/** Every file under `dir` with its bytes. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, rel: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const r = rel === '' ? name : `${rel}/${name}`;
+      if (statSync(p).isDirectory()) walk(p, r);
+      else out[r] = readFileSync(p, 'latin1');
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+for (const engine of ['v0', 'v1'] as const) {
+  t.test(`${engine}: MCP force refuses look-alikes of a cache and touches nothing (issue 44)`, async (t) => {
+    const root = t.testdir({
+      project: { docs: { 'a.md': 'alpha', 'b.md': 'beta words' } },
+      caches: {
+        notes: { 'manifest.json': '{"cache_version":"x"}', 'n.md': '# My note' },
+        shaped: { 'manifest.json': '{"cache_version":"x"}', 'index.json': '{}', documents: { 'letter.txt': 'dear reader' } },
+      },
+    });
+    const caches = join(root, 'caches');
+    const built = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'real0', engine: 'v0' }), call(2, 'context.build', { sources: 'docs', cache: 'real1', engine: 'v1' })]);
+    t.same(built.map((l) => l.result?.isError ?? false), [false, false], 'two real caches built');
+    const targets = ['notes', 'shaped'];
+    for (const kind of ['0', '1']) {
+      // A real manifest copied beside a note.
+      mkdirSync(join(caches, `copied${kind}`));
+      writeFileSync(join(caches, `copied${kind}`, 'n.md'), 'a note');
+      copyFileSync(join(caches, `real${kind}`, 'manifest.json'), join(caches, `copied${kind}`, 'manifest.json'));
+      // A real cache with a stray file beside its files, and one inside its data folder.
+      cpSync(join(caches, `real${kind}`), join(caches, `stray${kind}`), { recursive: true });
+      writeFileSync(join(caches, `stray${kind}`, 'todo.txt'), 'my list');
+      cpSync(join(caches, `real${kind}`), join(caches, `inside${kind}`), { recursive: true });
+      writeFileSync(join(caches, `inside${kind}`, kind === '0' ? 'documents' : 'packs', 'mine.md'), 'mine');
+      targets.push(`copied${kind}`, `stray${kind}`, `inside${kind}`);
+    }
+    const before = tree(caches);
+    const out = await serve(root, targets.map((cache, i) => call(i + 1, 'context.build', { sources: 'docs', cache, force: true, engine })));
+    targets.forEach((cache, i) => {
+      const l = out.find((x) => x.id === i + 1);
+      t.equal(l?.result?.isError, true, `${cache}: refused`);
+      if (l?.result?.isError === true) t.same(errorOf(l), NOT_A_CACHE, `${cache}: the fixed sentence`);
+    });
+    t.same(tree(caches), before, 'every file under the cache root as it was (n.md, todo.txt, the strays)');
+    t.same(readdirSync(caches).filter((n) => n.startsWith('.')), [], 'no staging directory left');
+  });
+}
 
 for (const engine of ['v0', 'v1'] as const) {
   t.test(`${engine}: MCP --force through a symlink out of the cache root writes nothing outside`, async (t) => {

@@ -61,46 +61,71 @@ async function mcp(root: string, calls: readonly { name: string; arguments: Json
   return Buffer.concat(out).toString('utf8').split('\n').filter((l) => l !== '').slice(1).map((l) => (parseJson(l) as { result: ToolResult }).result);
 }
 
+// The three forms of a v1 answer (issue 43): lean JSON (the default), explained JSON
+// (--explain / explain: true) and Markdown (--format markdown / format: "markdown").
+const MODES: { name: string; flags: string[]; args: Record<string, Json> }[] = [
+  { name: 'lean', flags: [], args: {} },
+  { name: 'explained', flags: ['--explain'], args: { explain: true } },
+  { name: 'markdown', flags: ['--format', 'markdown'], args: { format: 'markdown' } },
+];
+
 t.test('seed 001 + issue 9: context.resolve = context resolve for v1 caches, every run the same', async (t) => {
   const root = t.testdir({});
   const corpus = join(REPO, 'examples', 'corpus');
   await buildV1(corpus, join(root, 'v1-files'));
   await buildV1(corpus, join(root, 'v1-sections'), { granularity: 'section' });
   const caches = ['v1-files', 'v1-sections'];
-  const calls = caches.flatMap((cache) => QUERIES.map(([query, budget]) => ({ name: 'context.resolve', arguments: { cache, query, budget } })));
+  const calls = MODES.flatMap((mode) => caches.flatMap((cache) => QUERIES.map(([query, budget]) => ({ mode, call: { name: 'context.resolve', arguments: { cache, query, budget, ...mode.args } } }))));
   // Each query twice in one server: the second answer comes from the loaded cache.
-  const results = await mcp(root, [...calls, ...calls]);
-  const again = await mcp(root, calls);
+  const results = await mcp(root, [...calls, ...calls].map((c) => c.call));
+  const again = await mcp(root, calls.map((c) => c.call));
   t.equal(results.length, calls.length * 2);
-  for (const [i, call] of calls.entries()) {
+  for (const [i, { mode, call }] of calls.entries()) {
     const { cache, query, budget } = call.arguments as { cache: string; query: string; budget: number };
-    const what = `${cache} ${JSON.stringify(query)} ${budget}`;
-    const c = await cli(['resolve', '--cache', join(root, cache), '--query', query, '--budget', String(budget)]);
-    t.same([c.code, c.err], [0, ''], `${what}: CLI succeeds`);
+    const what = `${mode.name} ${cache} ${JSON.stringify(query)} ${budget}`;
+    const argv = ['resolve', '--cache', join(root, cache), '--query', query, '--budget', String(budget), ...mode.flags];
+    const c = await cli(argv);
+    t.equal(c.code, 0, `${what}: CLI succeeds`);
+    // stderr stays empty unless even the empty answer is over the budget: then it warns, as the answer says.
+    const over = mode.name === 'markdown' ? c.out.includes('; over the budget: raise it') : (parseJson(c.out) as { selection: { over_budget?: boolean } }).selection.over_budget === true;
+    t.equal(c.err, over ? `warning: the answer's envelope alone is over the budget of ${budget} tokens: nothing fits; raise --budget\n` : '', `${what}: stderr`);
     const text = results[i]?.content[0]?.text;
     t.equal(text, c.out, `${what}: MCP text = CLI stdout, byte for byte`);
     t.equal(results[i]?.isError, undefined);
     t.equal(results[i + calls.length]?.content[0]?.text, c.out, `${what}: the same server answers the same again`);
     t.equal(again[i]?.content[0]?.text, c.out, `${what}: a new server answers the same`);
-    t.equal((await cli(['resolve', '--cache', join(root, cache), '--query', query, '--budget', String(budget)])).out, c.out, `${what}: a second CLI run too`);
+    t.equal((await cli(argv)).out, c.out, `${what}: a second CLI run too`);
     if (i % 4 === 0) {
-      const spawned = spawnSync('/bin/sh', ['-c', 'unset NODE_OPTIONS; exec "$0" "$@"', process.execPath, BIN, 'resolve', '--cache', join(root, cache), '--query', query, '--budget', String(budget)], { encoding: 'utf8' });
+      const spawned = spawnSync('/bin/sh', ['-c', 'unset NODE_OPTIONS; exec "$0" "$@"', process.execPath, BIN, ...argv], { encoding: 'utf8' });
       t.equal(spawned.stdout, c.out, `${what}: the spawned bin prints the same bytes`);
     }
   }
-  // "Answers that fit, by default", What to build item 6: v1 answers bound the whole answer by default.
-  t.match(results[0]?.content[0]?.text ?? '', /"engine":"v1","granularity":"file","tokenizer":"bytes4","terms":\["deploy"\],"budget_scope":"answer","answer_tokens":\d+\}\}\n$/);
-  t.match(results[QUERIES.length]?.content[0]?.text ?? '', /"engine":"v1","granularity":"section","tokenizer":"bytes4","terms":\["deploy"\],"budget_scope":"answer","answer_tokens":\d+\}\}\n$/);
-  // Item 3: the units a zero budget leaves out are named (id, path, tokens, score), the
-  // same bytes from both faces.
-  const zero = QUERIES.findIndex(([q, b]) => q === 'security' && b === 0);
-  for (const [k, cache] of caches.entries()) {
-    const omitted = (parseJson(results[k * QUERIES.length + zero]?.content[0]?.text ?? '') as { selection: { omitted?: Record<string, unknown>[] } }).selection.omitted ?? [];
+  const at = (mode: string, cache: string, query: string, budget: number): string => {
+    const k = calls.findIndex((c) => c.mode.name === mode && c.call.arguments.cache === cache && c.call.arguments.query === query && c.call.arguments.budget === budget);
+    return results[k]?.content[0]?.text ?? '';
+  };
+  // "Answers that fit, by default", What to build item 6: v1 answers bound the whole answer by
+  // default; the lean answer says only the budget, its own size and the matching count.
+  for (const [cache, granularity] of [['v1-files', 'file'], ['v1-sections', 'section']] as const) {
+    t.match(at('explained', cache, 'deployment', 4000), new RegExp(`"engine":"v1","granularity":"${granularity}","tokenizer":"bytes4","terms":\\["deploy"\\],"budget_scope":"answer","answer_tokens":\\d+\\}\\}\\n$`));
+    t.match(at('lean', cache, 'deployment', 4000), /^\{"documents":\[\{"id":"[^"]+","version":"[0-9a-f]{8}",("under":"[^"]*",)?"matched":"deploy","content":.*\],"selection":\{"budget":4000,"answer_tokens":\d+,"matched":\d+\}\}\n$/);
+    t.match(at('markdown', cache, 'deployment', 4000), /^\[1\] \S+ @[0-9a-f]{8}( \| under: [^|\n]+)? \| matched: deploy\n[\s\S]*\n\(\d+ entr(y|ies) of \d+ matching units?; [0-9,]+ of 4,000 tokens\)\n$/);
+  }
+  // Item 3: the units a zero budget leaves out are named (explained: id, path, tokens, score;
+  // lean: their ids), the same bytes from both faces, with the budget that takes the first.
+  for (const cache of caches) {
+    const explained = (parseJson(at('explained', cache, 'security', 0)) as { selection: { omitted?: Record<string, unknown>[]; raise_budget_to?: number } }).selection;
+    const omitted = explained.omitted ?? [];
     t.ok(omitted.length > 0, `${cache}: a zero budget names what it left out`);
     for (const o of omitted) {
       t.same(Object.keys(o), ['id', 'path', 'tokens', 'score'], `${cache}: ${String(o['id'])}: id, path, tokens, score`);
       t.ok(String(o['id']).startsWith(String(o['path'])), `${cache}: ${String(o['id'])}: the id begins with its path`);
     }
+    t.type(explained.raise_budget_to, 'number', `${cache}: and a budget that takes the first`);
+    const lean = (parseJson(at('lean', cache, 'security', 0)) as { selection: Record<string, unknown> }).selection;
+    t.same(lean['omitted'], omitted.map((o) => o['id']), `${cache}: the lean answer names the same units by id`);
+    t.equal(lean['over_budget'], true, `${cache}: and says a zero budget is over even for the empty answer`);
+    t.type(lean['raise_budget_to'], 'number', `${cache}: raise_budget_to whenever something is omitted`);
   }
 });
 

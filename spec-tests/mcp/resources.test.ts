@@ -48,7 +48,8 @@ t.test('resources/read gives exactly resolve\'s unit bytes, on real docs, every 
     let compared = 0;
     for (const cache of ['sections', 'files', 'v0']) {
       for (const query of QUERIES) {
-        const r = await s.call('tools/call', { name: 'context.resolve', arguments: { cache, query, budget: 3000 } });
+        // explain: the explained answer names the units a merged entry joins (documents[].merged).
+        const r = await s.call('tools/call', { name: 'context.resolve', arguments: { cache, query, budget: 3000, explain: true } });
         const text = ((r.value['result'] as { content: { text: string }[] }).content[0] as { text: string }).text;
         const answer = parseJson(text) as { documents: { id: string; content: string; merged?: { id: string }[] }[] };
         for (const d of answer.documents) {

@@ -111,7 +111,11 @@ t.test('every structuredContent recorded in the transcripts validates against it
   t.ok(recorded.structured.length >= 150, `${recorded.structured.length} structured results recorded`);
   const seen = new Map<string, { ok: number; error: number; branches: Set<number> }>();
   for (const r of recorded.structured) {
-    t.same(r.structured, parseJson(r.text), `${r.where}: structuredContent is the text's JSON value`);
+    // The one text that is not JSON, context.resolve's Markdown answer (format "markdown",
+    // issue 43), is carried as {"markdown": TEXT}; every other structuredContent is the text parsed.
+    const markdown = r.tool.name === 'context.resolve' && !r.text.startsWith('{');
+    if (markdown) t.same(r.structured, { markdown: r.text }, `${r.where}: a Markdown answer: structuredContent is {"markdown": TEXT}`);
+    else t.same(r.structured, parseJson(r.text), `${r.where}: structuredContent is the text's JSON value`);
     for (const [dialect, validators] of [['draft-07', draft07], ['2020-12', draft2020]] as const) {
       const validate = validators.get(r.tool.name);
       const valid = validate?.(r.structured) === true;
@@ -153,9 +157,17 @@ t.test('the 2025-06-18 and 2025-11-25 transcripts are the 2025-03-26 one plus th
       const r = value.result;
       if (Array.isArray(r['tools'])) {
         // ... and the descriptions rewritten for agents (issue 12 item 9) read as they were.
+        // ... and context.resolve's input schema gained format and explain (issue 43): the
+        // older eras are shown its legacy schema, which is the new one less those two.
         r['tools'] = (r['tools'] as Record<string, unknown>[]).map(({ title: _t, outputSchema: _o, annotations: _a, ...rest }) => {
           const tool = toolNamed(String(rest['name']));
-          return { ...rest, description: tool?.legacyDescription ?? tool?.description };
+          t.same(rest['inputSchema'], tool?.inputSchema, `${v}: ${String(rest['name'])}: the current input schema`);
+          if (tool?.legacyInputSchema !== undefined) {
+            const { format: _f, explain: _e, ...older } = (tool.inputSchema as { properties: Record<string, unknown> }).properties;
+            t.same(Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties).filter((k) => !(k in (tool.legacyInputSchema as { properties: Record<string, unknown> }).properties)), ['format', 'explain'], `${v}: ${tool.name}: the new input properties are format and explain`);
+            t.same({ ...tool.inputSchema, properties: older }, tool.legacyInputSchema, `${v}: ${tool.name}: the legacy input schema is the new one less format and explain`);
+          }
+          return { ...rest, description: tool?.legacyDescription ?? tool?.description, inputSchema: tool?.legacyInputSchema ?? tool?.inputSchema };
         });
       }
       if (r['protocolVersion'] === v) r['protocolVersion'] = '2025-03-26';

@@ -5,7 +5,7 @@
 import { compact, pretty, type Json } from '../../json.js';
 import { ContextError } from '../../errors.js';
 import { v1Manifest, openEngine, openEngineParallel, type BudgetScope, type DocumentEntry, type Engine, type ResolveOptions } from '../engine/engine.js';
-import { entryText, selectionText } from './selection-text.js';
+import { markdownAnswer, markdownEntryText, selectionText } from './selection-text.js';
 import type { V1VerifyReport } from '../engine/v1/verify.js';
 import { requireCacheDir } from '../store/locate.js';
 import { queryTerms } from '../analysis/text.js';
@@ -28,24 +28,30 @@ function render(value: Json, format: OutputFormat): string {
   return format === 'pretty' ? pretty(value) : compact(value);
 }
 
+/** What a valid budget is, said in every invalid_budget's detail (CLI stderr, MCP hint). */
+export const BUDGET_FORM = 'a budget is a whole number of tokens >= 0, written in digits, e.g. 2000';
+
 /** Budget: an integer in 0..2^53-1 (DESIGN.md "Errors"), else invalid_budget. */
 export function validateBudget(budget: unknown): number {
   if (typeof budget !== 'number' || !Number.isSafeInteger(budget) || budget < 0) {
-    throw new ContextError('invalid_budget');
+    throw new ContextError('invalid_budget', BUDGET_FORM);
   }
   return budget;
 }
 
 /** A CLI budget string: optional "+", decimal digits (as Rust's usize parser accepts). */
 export function parseBudget(text: string): number {
-  if (!/^\+?[0-9]+$/.test(text)) throw new ContextError('invalid_budget');
+  if (!/^\+?[0-9]+$/.test(text)) throw new ContextError('invalid_budget', `${BUDGET_FORM}, not ${JSON.stringify(text)}`);
   return validateBudget(Number(text.replace(/^\+/, '')));
 }
+
+/** What a valid query is, said in every invalid_query's detail. */
+export const QUERY_FORM = 'a query is text of at most 65,536 bytes of UTF-8 (64 KiB), without unpaired surrogates';
 
 /** Query: a string of well-formed Unicode, at most 64 KiB of UTF-8, else invalid_query. */
 export function validateQuery(query: unknown): string {
   if (typeof query !== 'string' || LONE_SURROGATE.test(query) || Buffer.byteLength(query, 'utf8') > MAX_QUERY_BYTES) {
-    throw new ContextError('invalid_query');
+    throw new ContextError('invalid_query', typeof query === 'string' && !LONE_SURROGATE.test(query) ? `${QUERY_FORM}; this one has ${Buffer.byteLength(query, 'utf8')} bytes` : QUERY_FORM);
   }
   return query;
 }
@@ -60,76 +66,101 @@ export function validateBudgetScope(scope: unknown): BudgetScope | undefined {
   throw new ContextError('invalid_budget', 'budget scope must be content or answer');
 }
 
-/** How an answer is printed: compact JSON (the MCP text too), indented JSON, or text for people. */
-export type AnswerFormat = OutputFormat | 'text';
+/**
+ * How an answer is printed: compact JSON (the MCP text too), indented JSON, Markdown for
+ * agents that read text, or text for people.
+ */
+export type AnswerFormat = OutputFormat | 'text' | 'markdown';
 
 /** One entry as each format prints it inside an answer (pretty: at depth 2), to estimate its cost. */
-const ENTRY_TEXT: Readonly<Record<AnswerFormat, (entry: Json) => string>> = {
+const ENTRY_TEXT: Readonly<Record<Exclude<AnswerFormat, 'text'>, (entry: Json) => string>> = {
   json: (entry) => compact(entry) + ',',
   pretty: (entry) => '    ' + pretty(entry).replace(/\n/g, '\n    ') + ',\n',
-  text: entryText,
+  markdown: markdownEntryText,
 };
 
-/** What the engine needs to know of how an answer in `format` is printed (answer scope counts it). */
-export function answerOptions(format: AnswerFormat): ResolveOptions {
-  return { render: (value) => printAnswer(value, format), printsContent: format !== 'text', entryText: ENTRY_TEXT[format] };
+/**
+ * What the engine needs to know of how an answer in `format` is printed (answer scope counts
+ * it). `--format text` is counted as the JSON answer it previews (compact, lean or explained
+ * as asked), so it shows exactly the entries an agent would receive at that budget.
+ */
+export function answerOptions(format: AnswerFormat, explain = false): ResolveOptions {
+  if (format === 'text') return { render: (value) => printAnswer(value, 'json'), printsContent: true, entryText: ENTRY_TEXT.json, explain, returnExplained: true };
+  return { render: (value) => printAnswer(value, format), printsContent: true, entryText: ENTRY_TEXT[format], explain };
 }
 
 /** The printed answer, exactly: what answer scope counts and what the faces print. */
 function printAnswer(value: Json, format: AnswerFormat): string {
-  return format === 'text' ? selectionText(value) : render(value, format) + '\n';
+  if (format === 'text') return selectionText(value);
+  if (format === 'markdown') return markdownAnswer(value);
+  return render(value, format) + '\n';
+}
+
+/** A printed answer, and whether its empty envelope alone was over the budget (a v1 answer's selection.over_budget). */
+export interface AnswerText {
+  readonly text: string;
+  readonly overBudget: boolean;
 }
 
 /**
  * The engine's answer printed in `format`. A v1 cache bounds the whole printed answer by
- * default (answer scope), counted in that very format; a v0 cache keeps v0's content rule.
+ * default (answer scope), counted in that very format; a v0 cache keeps v0's content rule
+ * and v0's SelectionResult (Markdown and `explain` are v1's).
  */
-function answerText(engine: Engine, query: string, budget: number, format: AnswerFormat, scope: BudgetScope | undefined): string {
-  const options = answerOptions(format);
-  return printAnswer(engine.resolve(query, budget, scope ?? (engine.name === 'v1' ? 'answer' : 'content'), options), format);
+function answerText(engine: Engine, query: string, budget: number, format: AnswerFormat, scope: BudgetScope | undefined, explain: boolean): AnswerText {
+  const v1 = engine.name === 'v1';
+  const shown: AnswerFormat = !v1 && format === 'markdown' ? 'json' : format;
+  const value = engine.resolve(query, budget, scope ?? (v1 ? 'answer' : 'content'), answerOptions(shown, explain));
+  const selection = (value as { selection?: { over_budget?: unknown } }).selection;
+  return { text: printAnswer(value, shown), overBudget: selection?.over_budget === true };
+}
+
+/** How to answer: the printed form, and whether a v1 answer carries every detail (`--explain`). */
+export interface AnswerRequest {
+  readonly format?: AnswerFormat | undefined;
+  readonly scope?: BudgetScope | undefined;
+  readonly explain?: boolean | undefined;
 }
 
 /** `context resolve` stdout (and the context.resolve text): the SelectionResult, printed. */
-export function resolveText(
-  cacheDir: string,
-  query: unknown,
-  budget: unknown,
-  format: AnswerFormat = 'json',
-  memo?: CacheMemo,
-  scope?: BudgetScope,
-): string {
+export function resolveText(cacheDir: string, query: unknown, budget: unknown, format: AnswerFormat = 'json', memo?: CacheMemo, scope?: BudgetScope, explain = false): string {
+  return resolveAnswer(cacheDir, query, budget, { format, scope, explain }, memo).text;
+}
+
+/** resolveText's answer, with its over-budget flag. */
+export function resolveAnswer(cacheDir: string, query: unknown, budget: unknown, request: AnswerRequest, memo?: CacheMemo): AnswerText {
   const b = validateBudget(budget);
   const q = validateQuery(query);
   const terms = queryTerms(q);
-  if (memo !== undefined) return answerText(memo.get(cacheDir), q, b, format, scope);
+  const { format = 'json', scope, explain = false } = request;
+  if (memo !== undefined) return answerText(memo.get(cacheDir), q, b, format, scope, explain);
   const engine = openEngine(cacheDir, terms, { query: q });
   try {
-    return answerText(engine, q, b, format, scope);
+    return answerText(engine, q, b, format, scope, explain);
   } finally {
     engine.close();
   }
 }
 
 /**
- * The same bytes as `resolveText`, for a one-shot process: the cache is read on up to
+ * The same answer as `resolveAnswer`, for a one-shot process: the cache is read on up to
  * `threads` threads, counting the query's terms while loading.
  */
-export async function resolveTextParallel(
-  cacheDir: string,
-  query: unknown,
-  budget: unknown,
-  format: AnswerFormat,
-  threads: number,
-  scope?: BudgetScope,
-): Promise<string> {
+export async function resolveAnswerParallel(cacheDir: string, query: unknown, budget: unknown, request: AnswerRequest, threads: number): Promise<AnswerText> {
   const b = validateBudget(budget);
   const q = validateQuery(query);
+  const { format = 'json', scope, explain = false } = request;
   const engine = await openEngineParallel(cacheDir, queryTerms(q), threads, { query: q });
   try {
-    return answerText(engine, q, b, format, scope);
+    return answerText(engine, q, b, format, scope, explain);
   } finally {
     engine.close();
   }
+}
+
+/** resolveAnswerParallel's text alone. */
+export async function resolveTextParallel(cacheDir: string, query: unknown, budget: unknown, format: AnswerFormat, threads: number, scope?: BudgetScope): Promise<string> {
+  return (await resolveAnswerParallel(cacheDir, query, budget, { format, scope }, threads)).text;
 }
 
 /** Runs `use` on the engine of the cache at `dir`: the memo's, else one opened for this call. */

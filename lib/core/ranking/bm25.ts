@@ -48,7 +48,7 @@ export interface RankedUnits {
   readonly found: readonly FoundTerm[];
 }
 
-interface FoundTerm {
+export interface FoundTerm {
   readonly term: string;
   readonly idf: number;
   readonly units: Uint32Array;

@@ -11,7 +11,7 @@
 import { basename, dirname, join } from 'node:path';
 import { ContextError, fromOsError } from '../../errors.js';
 import * as fs from '../fs.js';
-import { checkTarget, type TargetGuard } from './target.js';
+import { checkTarget, type CacheLayout, type TargetGuard } from './target.js';
 import { currentOwner, isOwnerTag, ownerState, type BuildOwner } from './build-owner.js';
 
 const KINDS = ['tmp', 'old'] as const;
@@ -111,13 +111,14 @@ export function sweepLeftovers(cache: string): SweepReport {
 /**
  * Refuses a target no build may write (./target.ts: not the sources, not a protected
  * directory), sweeps the leftovers of killed builds of `cache`, then: io_error unless
- * `cache` is absent or `force` allows replacing it — and only a cache or an empty directory
- * is ever replaced.
+ * `cache` is absent or `force` allows replacing it — and only a cache of one of `layouts`
+ * (every engine's, ../engine/layouts.ts) or an empty directory is ever replaced; with no
+ * layouts, only an empty directory.
  */
-export function checkCacheTarget(cache: string, force: boolean, guard?: TargetGuard): void {
-  checkTarget(cache, force, guard); // before the sweep: a refused target is not touched at all
+export function checkCacheTarget(cache: string, force: boolean, guard?: TargetGuard, layouts: readonly CacheLayout[] = []): void {
+  checkTarget(cache, force, guard, layouts); // before the sweep: a refused target is not touched at all
   sweepLeftovers(cache);
-  checkTarget(cache, force, guard); // the sweep may have put a cache back
+  checkTarget(cache, force, guard, layouts); // the sweep may have put a cache back
 }
 
 

@@ -1,18 +1,34 @@
-// What a build may write over. A build replaces only a cache: its target must be absent, an
-// empty directory, or a directory holding a cache's manifest (either engine). Anything else
-// (a folder of notes, a file, a symlink) is refused before anything is read or written, and
-// so is a target that is the sources folder or holds it, or that is or holds a directory
-// the caller protects (the working directory, the server's project root). Judged on real
-// paths, so neither `..` nor a symlinked parent hides the relation.
+// What a build may write over. A build replaces only a cache that this program wrote: its
+// target must be absent, an empty directory, or a directory that holds nothing a cache of
+// one engine never holds (each engine lists its names: CacheLayout) and whose manifest.json
+// that engine's own checks accept. Anything else (a folder of notes, even one with a
+// manifest.json that looks like a cache's or is a real one copied there; a cache with a
+// file of someone else's added; a file; a symlink) is refused before anything is read or
+// written, and so is a target that is the sources folder or holds it, or that is or holds a
+// directory the caller protects (the working directory, the server's project root). Judged
+// on real paths, so neither `..` nor a symlinked parent hides the relation.
 
 import { join } from 'node:path';
 import { ContextError } from '../../errors.js';
-import { parseJson } from '../../json.js';
 import { isWithinRoots, realPathOfMaybeMissing } from '../confine.js';
 import * as fs from '../fs.js';
 
-/** The names a cache of either engine holds at its top (v0: manifest, index, documents; v1: manifest, packs, build state). */
-const CACHE_ENTRIES: ReadonlySet<string> = new Set(['manifest.json', 'index.json', 'documents', 'packs', 'build-state.json', 'build-state.json.tmp']);
+/**
+ * What a cache of one engine can hold, of every format that engine has written, as the
+ * target check needs it. Each engine describes its own (../engine/v0/layout.ts,
+ * ../engine/v1/layout.ts); the builds hand them all to checkCacheTarget (./staging.ts).
+ */
+export interface CacheLayout {
+  /** The manifest's file name; a cache always holds it. */
+  readonly manifest: string;
+  /** Every name a cache can hold at its top (the manifest, its data folder, what builds leave there), and what it is. */
+  readonly entries: ReadonlyMap<string, 'file' | 'folder'>;
+  /** The folder its data lives in, and the names of the files in it (nothing else is ever in it). */
+  readonly dataFolder: string;
+  readonly dataFile: RegExp;
+  /** Whether the manifest's text is one this engine wrote (its own checks of the manifest's shape). */
+  readonly isManifest: (text: string) => boolean;
+}
 
 export interface TargetGuard {
   /** The sources folder (absolute): the target may not be it or hold it. */
@@ -21,39 +37,58 @@ export interface TargetGuard {
   readonly protect: readonly string[];
 }
 
-/** Whether `manifest.json` in `dir` reads as a cache manifest: a JSON object with a string cache_version. */
-function holdsCacheManifest(dir: string): boolean {
-  const path = join(dir, 'manifest.json');
-  const st = fs.lstatOrNull(path);
-  if (st === null || !st.isFile()) return false;
+/**
+ * Whether the entries of `dir` are all names a cache of `layout` holds, each the kind it
+ * is there (a symlink is neither a file nor a folder), the manifest among them, and its
+ * data folder (when there) holds only data files: their count, else null.
+ */
+function ownDataFiles(dir: string, entries: readonly fs.Dirent[], layout: CacheLayout): number | null {
+  if (!entries.some((e) => e.name === layout.manifest)) return null;
+  for (const e of entries) {
+    const kind = layout.entries.get(e.name);
+    if (kind === undefined || (kind === 'file' ? !e.isFile() : !e.isDirectory())) return null;
+  }
+  if (!entries.some((e) => e.name === layout.dataFolder)) return 0;
+  const inside = fs.readDir(join(dir, layout.dataFolder));
+  return inside.every((e) => e.isFile() && layout.dataFile.test(e.name)) ? inside.length : null;
+}
+
+/** The manifest's text, or null when it cannot be read. */
+function manifestText(path: string): string | null {
   try {
-    const value = parseJson(fs.readText(path)) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Record<string, unknown>)['cache_version'] === 'string';
+    return fs.readText(path);
   } catch {
-    return false;
+    return null;
   }
 }
 
 /**
- * Whether the existing directory `dir` may be replaced: empty, or a cache — its manifest
- * reads as one, or (a damaged cache being repaired) it holds a manifest.json, a cache's
- * data folder (documents/ or packs/) and nothing but the names a cache holds. A folder
- * holding only some other program's manifest.json is not a cache.
+ * Whether the existing directory `dir` may be replaced: empty, or a cache of one of
+ * `layouts` — it holds nothing such a cache never holds, and its manifest passes that
+ * engine's checks, or (a damaged cache being repaired: what status advises) its manifest
+ * does not but its data folder holds at least one of that engine's data files. A
+ * manifest.json alone, whatever it says, makes nothing a cache.
  */
-export function isReplaceable(dir: string): boolean {
-  const names = fs.readDirNames(dir);
-  if (names.length === 0) return true;
-  if (holdsCacheManifest(dir)) return true;
-  const dataFolder = names.some((n) => (n === 'documents' || n === 'packs') && fs.lstatOrNull(join(dir, n))?.isDirectory() === true);
-  return names.includes('manifest.json') && dataFolder && names.every((n) => CACHE_ENTRIES.has(n));
+export function isReplaceable(dir: string, layouts: readonly CacheLayout[]): boolean {
+  const entries = fs.readDir(dir);
+  if (entries.length === 0) return true;
+  for (const layout of layouts) {
+    const dataFiles = ownDataFiles(dir, entries, layout);
+    if (dataFiles === null) continue;
+    const text = manifestText(join(dir, layout.manifest));
+    if (text !== null && layout.isManifest(text)) return true;
+    if (dataFiles > 0) return true;
+  }
+  return false;
 }
 
 /**
  * Refuses a target that a build must not touch (io_error, with a reason); returns whether
  * something is there (an existing cache or empty directory). `force` false: anything there
- * is refused as existing.
+ * is refused as existing; `force` true: only a cache of one of `layouts` (or an empty
+ * directory) is replaced.
  */
-export function checkTarget(cache: string, force: boolean, guard: TargetGuard | undefined): boolean {
+export function checkTarget(cache: string, force: boolean, guard: TargetGuard | undefined, layouts: readonly CacheLayout[]): boolean {
   const real = realPathOfMaybeMissing(cache);
   if (guard !== undefined) {
     // The target may neither be nor hold the sources, nor a protected directory.
@@ -72,7 +107,7 @@ export function checkTarget(cache: string, force: boolean, guard: TargetGuard | 
   }
   let replaceable: boolean;
   try {
-    replaceable = isReplaceable(cache);
+    replaceable = isReplaceable(cache, layouts);
   } catch {
     replaceable = false;
   }

@@ -148,7 +148,7 @@ export const buildTool: Tool = {
     'engine "v0" is the Context Engine v0 reference cache (every .md file, whole) and takes none of those options. ' +
     'A build that finds no document says so in a second text block. ' +
     'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
-    'Only a cache (or an empty folder) is ever replaced; a source that is a symlink leading outside the project root is skipped and reported in "skipped". ' +
+    'Only a cache this program wrote (or an empty folder) is ever replaced, never a folder holding anything else, even beside a cache\'s manifest; a source that is a symlink leading outside the project root is skipped and reported in "skipped". ' +
     'Send a progressToken to get progress notifications. Returns what `context build` prints.',
   // What 2024-11-05 and 2025-03-26 clients were shown before: their transcripts are frozen.
   legacyDescription:

@@ -32,7 +32,7 @@ interface Doc {
 }
 interface Answer {
   documents: Doc[];
-  selection: Record<string, unknown> & { omitted?: Omitted[]; raise_budget_to?: number; tokens_used: number; answer_tokens?: number };
+  selection: Record<string, unknown> & { omitted?: (Omitted | string)[]; raise_budget_to?: number; tokens_used: number; answer_tokens?: number };
 }
 
 const answerOf = (text: string): Answer => JSON.parse(text) as Answer;
@@ -43,8 +43,10 @@ const V0_FIXTURES = fileURLToPath(new URL('../../fixtures/compat-v0/caches/', im
 // One long page that ranks first for "kiwi", and short ones that also match.
 const CORPUS = {
   'kiwi.md': '# Kiwi\n\n' + 'The kiwi is a fruit with a brown skin and green flesh. '.repeat(40),
-  'a.md': '# Apple\n\nNot a kiwi.\n',
-  'b.md': '# Berry\n\nA kiwi and a lime.\n',
+  // Their paths and headings name kiwi too, so they score over half the long page's score:
+  // after it is skipped they are no filler (docs/engine.md "No filler") and are taken.
+  'kiwi-apple.md': '# Apple kiwi\n\nNot a kiwi.\n',
+  'kiwi-berry.md': '# Berry kiwi\n\nA kiwi and a lime.\n',
   'c.md': '# Cherry\n\nNothing here.\n',
 };
 
@@ -69,20 +71,21 @@ function raiseOf(text: string, format: AnswerFormat): { id: string; budget: numb
   }
   const s = answerOf(text).selection;
   const first = s.omitted?.[0];
-  return first === undefined || s.raise_budget_to === undefined ? null : { id: first.id, budget: s.raise_budget_to };
+  // The lean answer names an omitted unit by its id; the explained one as {id, path, tokens, score}.
+  return first === undefined || s.raise_budget_to === undefined ? null : { id: typeof first === 'string' ? first : first.id, budget: s.raise_budget_to };
 }
 
 t.test('item 3: the top unit over budget is named first in omitted; the printed budget includes it (content scope: exactly the least)', async (t) => {
   const dir = t.testdir({ src: CORPUS });
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache);
-  const full = answerOf(resolveText(cache, 'kiwi', 100_000, 'json', undefined, 'content'));
+  const full = answerOf(resolveText(cache, 'kiwi', 100_000, 'json', undefined, 'content', true));
   const top = full.documents[0] as Doc;
   t.equal(top.id, 'kiwi.md', 'the long page ranks first');
   t.ok(full.documents.slice(1).every((d) => d.tokens < 20), 'the others are short');
   t.notOk('omitted' in full.selection, 'nothing better dropped: no omitted list');
 
-  const small = answerOf(resolveText(cache, 'kiwi', 40, 'json', undefined, 'content'));
+  const small = answerOf(resolveText(cache, 'kiwi', 40, 'json', undefined, 'content', true));
   t.notOk(small.documents.some((d) => d.id === top.id), 'the top unit does not fit 40 tokens');
   t.ok(small.documents.length > 0, 'smaller units after it do');
   const omitted = small.selection.omitted ?? [];
@@ -93,19 +96,19 @@ t.test('item 3: the top unit over budget is named first in omitted; the printed 
   // what they used plus its own tokens.
   const usedAbove = 0;
   t.equal(small.selection.raise_budget_to, usedAbove + top.tokens);
-  const at = answerOf(resolveText(cache, 'kiwi', small.selection.raise_budget_to as number, 'json', undefined, 'content'));
+  const at = answerOf(resolveText(cache, 'kiwi', small.selection.raise_budget_to as number, 'json', undefined, 'content', true));
   t.equal(at.documents[0]?.id, top.id, 'at the printed budget it is included, first');
-  const below = answerOf(resolveText(cache, 'kiwi', (small.selection.raise_budget_to as number) - 1, 'json', undefined, 'content'));
+  const below = answerOf(resolveText(cache, 'kiwi', (small.selection.raise_budget_to as number) - 1, 'json', undefined, 'content', true));
   t.notOk(below.documents.some((d) => d.id === top.id), 'one token less: not included (the least such budget)');
 
-  const text = resolveText(cache, 'kiwi', 40, 'text', undefined, 'content');
+  const text = resolveText(cache, 'kiwi', 40, 'text', undefined, 'content', true);
   t.match(text, /\nbetter matches left out by the budget:\n {2}- {2}kiwi\.md {2}score [0-9.]+ {2}\d+ tokens\n/);
   t.match(text, new RegExp(`\\nraise the budget to ${small.selection.raise_budget_to} to include kiwi\\.md\\n`));
 
   // Budget 0: nothing selected; the best matches are named, best first.
-  const zero = answerOf(resolveText(cache, 'kiwi', 0, 'json', undefined, 'content'));
+  const zero = answerOf(resolveText(cache, 'kiwi', 0, 'json', undefined, 'content', true));
   t.same(zero.documents, []);
-  t.same(zero.selection.omitted?.map((o) => o.id), full.documents.slice(0, 3).map((d) => d.id), 'the 3 best, in rank order');
+  t.same(zero.selection.omitted?.map((o) => (o as Omitted).id), full.documents.slice(0, 3).map((d) => d.id), 'the 3 best, in rank order');
   t.equal(zero.selection.raise_budget_to, top.tokens);
 });
 
@@ -141,11 +144,11 @@ t.test('item 3: adjacent selected sections of one file merge into one entry, in 
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
   // Each section alone: a word only it holds selects it by itself.
-  const alone = (word: string): Doc => answerOf(resolveText(cache, word, 100_000, 'json', undefined, 'content')).documents[0] as Doc;
+  const alone = (word: string): Doc => answerOf(resolveText(cache, word, 100_000, 'json', undefined, 'content', true)).documents[0] as Doc;
   const one = alone('alpha');
   const two = alone('beta');
   t.same([one.id, two.id], ['guide.md#one', 'guide.md#two']);
-  const a = answerOf(resolveText(cache, 'kiwi', 100_000, 'json', undefined, 'content'));
+  const a = answerOf(resolveText(cache, 'kiwi', 100_000, 'json', undefined, 'content', true));
   const ids = a.documents.map((d) => d.id);
   t.ok(ids.includes('guide.md#one'), 'the merged entry has the first unit\'s id');
   t.notOk(ids.includes('guide.md#two'), 'the second unit is inside it');
@@ -162,7 +165,7 @@ t.test('item 3: adjacent selected sections of one file merge into one entry, in 
   t.equal(a.selection.tokens_used, a.documents.reduce((n, d) => n + d.tokens, 0), 'tokens_used is still the sum of the entries');
   t.equal(a.selection['documents_selected'], a.documents.length);
   t.equal(a.selection['documents_excluded_by_budget'], 0, 'counted in units: none left out');
-  const text = resolveText(cache, 'kiwi', 100_000, 'text', undefined, 'content');
+  const text = resolveText(cache, 'kiwi', 100_000, 'text', undefined, 'content', true);
   t.match(text, /\n {5}joins: guide\.md#one \+ guide\.md#two\n/);
   t.match(text, /\nselected \d+ entries \(\d+ units\) of \d+ matching/);
   // In answer scope (the default) the merged answer is what is counted.
@@ -179,12 +182,16 @@ t.test('item 6: v1 answers bound the whole printed answer by default, in each fo
   for (const budget of [60, 150, 300, 700, 2000]) {
     for (const format of FORMATS) {
       const printed = resolveText(cache, 'kiwi lime', budget, format);
-      const said = format === 'text' ? Number(/the whole answer is ([0-9,]+) of/.exec(printed)?.[1]?.replace(/,/g, '')) : answerOf(printed).selection.answer_tokens;
-      t.equal(said, bytes4(printed), `${format} ${budget}: answer_tokens is the printed text's own count`);
-      if (selectedIds(printed, format).length > 0) t.ok(bytes4(printed) <= budget, `${format} ${budget}: within the budget`);
+      // Text shows the JSON answer at this budget, and counts it.
+      const counted = format === 'text' ? resolveText(cache, 'kiwi lime', budget, 'json') : printed;
+      const said = format === 'text' ? Number(/the JSON answer is ([0-9,]+) of/.exec(printed)?.[1]?.replace(/,/g, '')) : answerOf(printed).selection.answer_tokens;
+      t.equal(said, bytes4(counted), `${format} ${budget}: answer_tokens is the printed answer's own count`);
+      if (selectedIds(printed, format).length > 0) t.ok(bytes4(counted) <= budget, `${format} ${budget}: within the budget`);
     }
-    const content = answerOf(resolveText(cache, 'kiwi lime', budget, 'json', undefined, 'content'));
-    t.notOk('budget_scope' in content.selection, 'content scope: as before, no budget_scope');
+    const content = answerOf(resolveText(cache, 'kiwi lime', budget, 'json', undefined, 'content', true));
+    t.notOk('budget_scope' in content.selection, 'content scope, explained: as before, no budget_scope');
+    const lean = answerOf(resolveText(cache, 'kiwi lime', budget, 'json', undefined, 'content'));
+    t.equal(lean.selection['budget_scope'], 'content', 'content scope, lean: says so');
     t.ok(content.selection.tokens_used <= budget);
   }
 });
@@ -193,7 +200,7 @@ t.test('item 6: v0 caches keep v0\'s rule and bytes: no omitted list, no answer 
   const cache = join(V0_FIXTURES, 'realistic');
   for (const budget of [0, 7, 12, 4000]) {
     const json = resolveText(cache, 'deployment security', budget);
-    t.equal(json, resolveText(cache, 'deployment security', budget, 'json', undefined, 'content'), `${budget}: the default is content scope`);
+    t.equal(json, resolveText(cache, 'deployment security', budget, 'json', undefined, 'content', true), `${budget}: the default is content scope`);
     t.notOk(/"omitted"|"budget_scope"|"merged"/.test(json), `${budget}: only v0's fields`);
     t.notOk(resolveText(cache, 'deployment security', budget, 'text').includes('left out by the budget:'), `${budget}: the text names nothing either`);
   }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
 import { ContextError, fromOsError } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../store/staging.js';
+import { CACHE_LAYOUTS } from '../layouts.js';
 import type { TargetGuard } from '../../store/target.js';
 import { isWithinRoots } from '../../confine.js';
 import { OUTSIDE_ROOTS, type SkippedSource } from '../../sources/walk.js';
@@ -180,7 +181,7 @@ export function buildCache(options: BuildOptions): BuildSummary {
   if (sourceStat === null || !sourceStat.isDirectory()) {
     throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
   }
-  checkCacheTarget(cache, force, options.guard);
+  checkCacheTarget(cache, force, options.guard, CACHE_LAYOUTS);
   const report: ProgressListener = options.onProgress ?? (() => {});
   // Everything is read and checked before the first byte is written.
   const skipped: SkippedSource[] = [];

@@ -72,6 +72,20 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 function readManifest(dir: string, fail: FailureSink): { version: string; entries: ManifestEntry[] } | null {
   const text = readCacheFile(join(dir, MANIFEST_FILE));
   if (text === null) return fail(new CheckFailure('manifest', 'manifest.json is missing')), null;
+  return parseManifest(text, fail);
+}
+
+/**
+ * Whether `text` is a v0 manifest: one the `manifest` check accepts (build_config exactly
+ * v0's, each document entry {id, version, file} with its file named by its version). What
+ * decides whether `build --force` may replace a folder (./layout.ts).
+ */
+export function isV0ManifestText(text: string): boolean {
+  let ok = true;
+  return parseManifest(text, () => void (ok = false)) !== null && ok;
+}
+
+function parseManifest(text: string, fail: FailureSink): { version: string; entries: ManifestEntry[] } | null {
   const m = parseOrNull(text);
   if (!isObject(m)) return fail(new CheckFailure('manifest', 'manifest.json is not a JSON object')), null;
   const cfg = m['build_config'];

@@ -21,6 +21,7 @@ import { join, relative, sep } from 'node:path';
 import { canonical, compareBytes } from '../../../json.js';
 import { ContextError, fromOsError } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../store/staging.js';
+import { CACHE_LAYOUTS } from '../layouts.js';
 import type { TargetGuard } from '../../store/target.js';
 import type { ProgressListener } from '../../store/progress.js';
 import * as fs from '../../fs.js';
@@ -284,7 +285,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   if (sourceStat === null || !sourceStat.isDirectory()) {
     throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
   }
-  checkCacheTarget(o.cache, o.force, o.guard);
+  checkCacheTarget(o.cache, o.force, o.guard, CACHE_LAYOUTS);
   const report = o.onProgress ?? (() => undefined);
   report({ phase: 'scan', files: 0, filesTotal: 0, bytes: 0 });
   const config = buildConfig(o.options);

@@ -27,7 +27,7 @@ import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json,
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
-import { parseBuildConfig, type V1Config } from './config.js';
+import { FORMAT_VERSION, parseBuildConfig, type V1Config } from './config.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const PACKS_DIR = 'packs';
@@ -141,6 +141,24 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
   const problems: string[] = [];
   const config = parseBuildConfig(m['build_config']);
   if (typeof config === 'string') problems.push(config);
+  const packs = examineFields(m, problems);
+  if (problems.length > 0 || typeof config === 'string') return problems;
+  return {
+    cacheVersion: m['cache_version'] as string,
+    buildConfig: m['build_config'] as Json,
+    config,
+    createdAt: m['created_at'] as string,
+    sourceRoot: m['source_root'] as string | null,
+    documentCount: m['document_count'] as number,
+    packs,
+  };
+}
+
+/**
+ * Checks the fields of a parsed manifest but build_config (formats 3 to 5 write the same
+ * ones), adding to `problems`; returns the pack records.
+ */
+function examineFields(m: Record<string, unknown>, problems: string[]): PackRecord[] {
   if (typeof m['cache_version'] !== 'string' || !VERSION.test(m['cache_version'])) problems.push('cache_version is not sha256:<hex>');
   if (typeof m['created_at'] !== 'string') problems.push('created_at is not a string');
   const root = m['source_root'];
@@ -166,16 +184,46 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
   const count = m['document_count'];
   if (!isCount(count)) problems.push('document_count is not a count');
   else if (problems.length === 0 && packs.reduce((n, p) => n + p.documents, 0) !== count) problems.push('document_count does not match the packs');
-  if (problems.length > 0 || typeof config === 'string') return problems;
-  return {
-    cacheVersion: m['cache_version'] as string,
-    buildConfig: m['build_config'] as Json,
-    config,
-    createdAt: m['created_at'] as string,
-    sourceRoot: root as string | null,
-    documentCount: count as number,
-    packs,
-  };
+  return packs;
+}
+
+/** The formats of engine v1 this program has written: it reads FORMAT_VERSION and refuses the others with the advice to rebuild (./config.ts). */
+const WRITTEN_FORMATS: readonly unknown[] = ['2', '3', '4', FORMAT_VERSION];
+
+/** Format 2's files beside the manifest (never released): its one index, and at first one pack of every document. */
+export const FORMAT2_FILES = { index: 'index.bin', pack: 'documents.pack' } as const;
+
+/**
+ * Whether `text` is a manifest engine v1 wrote, of any format it has written (2 to 5) and
+ * under any rules it records: readManifest's checks, but for the one that build_config is
+ * exactly what this version writes. A cache this version no longer answers from (an
+ * earlier format, another analyzer) is still a cache, and `build --force` is how it is
+ * rebuilt; what that may replace is decided by this (./layout.ts).
+ */
+export function isV1ManifestText(text: string): boolean {
+  let m: unknown;
+  try {
+    m = parseJson(text);
+  } catch {
+    return false;
+  }
+  if (!isObject(m)) return false;
+  const config = m['build_config'];
+  if (!isObject(config) || config['engine'] !== 'v1' || config['hash_algorithm'] !== 'sha256' || !WRITTEN_FORMATS.includes(config['version'])) return false;
+  const problems: string[] = [];
+  if (config['version'] === '2') examineFormat2(m, problems);
+  else examineFields(m, problems);
+  return problems.length === 0;
+}
+
+/** Format 2's manifest: the fields of later formats but files.index.bin and a documents list. */
+function examineFormat2(m: Record<string, unknown>, problems: string[]): void {
+  if (typeof m['cache_version'] !== 'string' || !VERSION.test(m['cache_version'])) problems.push('cache_version is not sha256:<hex>');
+  if (typeof m['created_at'] !== 'string') problems.push('created_at is not a string');
+  if (m['source_root'] !== null && typeof m['source_root'] !== 'string') problems.push('source_root is not a string or null');
+  if (!isObject(m['files']) || !isFileRecord(m['files'][FORMAT2_FILES.index])) problems.push(`files.${FORMAT2_FILES.index} is not {bytes, sha256}`);
+  const docs = m['documents'];
+  if (!Array.isArray(docs) || m['document_count'] !== docs.length) problems.push('document_count does not match documents');
 }
 
 /** A pack's head bytes: the magic, its document list and its index (see the top of this file). */

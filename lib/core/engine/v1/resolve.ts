@@ -17,6 +17,7 @@ import { forEachRawTokenAt, forEachTermAt, isCodeTerm, queryTermsV1, rawTokenTer
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
+import { candidateFeatures, explainer } from './rerank.js';
 import { bestWindow, type ProximityParams, type Window } from '../../ranking/proximity.js';
 import { queryTerms } from '../../analysis/text.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
@@ -128,6 +129,43 @@ export interface ResolveOptions {
    * (the same answer, slower): what the bounds are tested against.
    */
   readonly exactPricing?: boolean;
+  /**
+   * true (the default when the engine is called directly): the explained answer
+   * (docs/engine.md "The answer"), each entry with its full version, score, tokens, path and
+   * `why`, the selection with every count; counted as printed. false: the lean answer, what
+   * the CLI and MCP faces print unless asked to explain (id, short version, the headings
+   * above the content, matched terms and content).
+   */
+  readonly explain?: boolean;
+  /**
+   * Return the explained answer of the very selection the lean (or `explain`) rendering
+   * chose and counted: `--format text` shows the JSON answer's entries with their details.
+   */
+  readonly returnExplained?: boolean;
+}
+
+/**
+ * No filler: once a unit has been skipped for the budget, a later (weaker) unit is taken
+ * only while its score is at least half the best unit's score (docs/engine.md
+ * "No filler"). Without a skip every matching unit that fits is taken, so a budget large
+ * enough for all of them returns all of them. Chosen on the dev sets (bench/relevance).
+ */
+export const FILLER_FLOOR = 0.5;
+
+/** The lean answer's short version: the first 8 hex digits of the document's sha256. */
+export const SHORT_VERSION_HEX = 8;
+
+/**
+ * The lean answer's `under`: the unit's heading trail joined by " > ", less its last heading
+ * when the content itself begins with that heading's line (so nothing is printed twice);
+ * '' when nothing is left.
+ */
+export function headingsAbove(trail: readonly string[], content: string): string {
+  const last = trail[trail.length - 1];
+  if (last === undefined) return '';
+  const firstLine = /^[ \t]*(#{1,6})[ \t]+(.*?)[ \t#]*$/m.exec(content.slice(0, content.indexOf('\n') < 0 ? content.length : content.indexOf('\n')));
+  const shown = firstLine !== null && firstLine.index === 0 && firstLine[2] !== undefined && firstLine[2].trim() === last;
+  return (shown ? trail.slice(0, -1) : trail).join(' > ');
 }
 
 /** At most this many units are named in selection.omitted. */
@@ -238,12 +276,49 @@ interface Choice {
 const RAISE_PLACEHOLDER = Number.MAX_SAFE_INTEGER;
 /** Units skipped on an estimate that get a second, exact try (each costs one count of the answer). */
 const REFILL_TRIES = 4;
+
 /**
- * Units an answer-scope choice prices (builds and counts the entry of) at most, in rank
- * order: a 2,000-token answer holds a handful of entries, and pricing every matching unit
- * of a large cache (thousands) cost hundreds of milliseconds a query.
+ * The units matching `terms` in selection order before any re-ranking: BM25, then proximity
+ * for the best of them; `scoreOf` is a unit's score in that order (the same bits everywhere).
  */
-const PRICED_MAX = 32;
+function baseOrder(cache: V1Cache, terms: readonly string[]): {
+  ranked: RankedUnits;
+  idOf: (u: number) => string;
+  order: { next: () => number; scores: Map<number, number>; windows: Map<number, Window> };
+  scoreOf: (u: number) => number;
+} {
+  const { index, manifest } = cache;
+  const params = manifest.config.ranking;
+  const ranked = rankUnits(index, terms, params);
+  const idOf = idsOf(cache);
+  const compare = compareUnitIds(cache, idOf);
+  const queue = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
+  const proximity = params.proximity ?? null;
+  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare);
+  const scoreOf = (u: number): number => order.scores.get(u) ?? (ranked.scores[u] as number);
+  return { ranked, idOf, order, scoreOf };
+}
+
+/**
+ * For fitting the re-ranker (bench/ranker): the best `n` units of the order before
+ * re-ranking, each with its id, path, score and features (./rerank.ts), and the paths of the
+ * `tail` units after them.
+ */
+export function rerankCandidates(cache: V1Cache, query: string, n: number, tail: number): { candidates: { id: string; path: string; base: number; features: readonly number[] }[]; rest: string[] } {
+  const { index, manifest } = cache;
+  const { ranked, idOf, order, scoreOf } = baseOrder(cache, queryTermsV1(query));
+  const head: number[] = [];
+  for (let u = n > 0 ? order.next() : -1; u >= 0; u = head.length < n ? order.next() : -1) head.push(u);
+  const pathOf = (u: number): string => (manifest.documents[index.unitDoc(u)] as PackedDocument).path;
+  const rest: string[] = [];
+  for (let k = 0; k < tail; k++) {
+    const u = order.next();
+    if (u < 0) break;
+    rest.push(pathOf(u));
+  }
+  const candidates = candidateFeatures(cache, ranked, head, scoreOf, explainer(cache, ranked, manifest.config.ranking));
+  return { candidates: candidates.map((c) => ({ id: idOf(c.unit), path: pathOf(c.unit), base: c.base, features: c.features })), rest };
+}
 
 function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope, options: ResolveOptions): Json {
   const { index, manifest } = cache;
@@ -253,16 +328,10 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   // missing postings, silently. Never the case through the engine (openEngine's `query`).
   const loaded = cache.terms;
   if (loaded !== null && terms.some((t) => !loaded.has(t))) throw new ContextError('internal_error', 'the cache was loaded for another query');
-  const ranked = rankUnits(index, terms, params);
+  const { ranked, idOf, order, scoreOf } = baseOrder(cache, terms);
   const docs = manifest.documents;
-  const idOf = idsOf(cache);
   const matchedCount = ranked.units.length;
-  const compare = compareUnitIds(cache, idOf);
-  const queue = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
   const proximity = params.proximity ?? null;
-  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare);
-  // A unit's score: BM25's, plus its proximity bonus for the best units (the same bits everywhere).
-  const scoreOf = (u: number): number => order.scores.get(u) ?? (ranked.scores[u] as number);
   // What proximity added to a unit's score and for which terms (none when it added nothing).
   const proximityWhy = (u: number): Record<string, Json> => {
     const w = order.windows.get(u);
@@ -289,10 +358,10 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const textOf = (doc: number): string => cache.text(doc);
 
   // One entry: the units of `group` (one document, adjacent, in reading order), standing at
-  // the rank of `best`, whose score and why it carries. Built once per group.
+  // the rank of `best`, whose score and why it carries. Built once per group and form.
   const entries = new Map<string, Json>();
-  const entryOf = (group: readonly number[], best: number): Json => {
-    const key = group.join(',');
+  const entryOf = (group: readonly number[], best: number, explain: boolean): Json => {
+    const key = `${explain ? 'x' : 'l'}${group.join(',')}`;
     const known = entries.get(key);
     if (known !== undefined) return known;
     const first = group[0] as number;
@@ -300,22 +369,37 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     const start = index.unitStart(first);
     const end = index.unitEnd(group[group.length - 1] as number);
     if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
-    const entry = entryWith(group, best, start === 0 && end === text.length ? text : text.slice(start, end));
+    const entry = entryWith(group, best, start === 0 && end === text.length ? text : text.slice(start, end), explain);
     entries.set(key, entry);
     return entry;
   };
   // Each unit's matches, explained once (its entry and its entry's bound both print them).
   const explained = new Map<number, ReturnType<typeof explainUnit>>();
-  // The entry of `group` holding `content`.
-  const entryWith = (group: readonly number[], best: number, content: string): Json => {
+  const matchesOf = (u: number): ReturnType<typeof explainUnit> => {
+    let matches = explained.get(u);
+    if (matches === undefined) {
+      matches = explainUnit(index, ranked, u, params);
+      explained.set(u, matches);
+    }
+    return matches;
+  };
+  // The entry of `group` holding `content`: lean (id, short version, trail, matched terms,
+  // content) or explained (every v0 field, then path, trail and merged).
+  const entryWith = (group: readonly number[], best: number, content: string, explain: boolean): Json => {
     const first = group[0] as number;
     const doc = index.unitDoc(first);
-    let matches = explained.get(best);
-    if (matches === undefined) {
-      matches = explainUnit(index, ranked, best, params);
-      explained.set(best, matches);
-    }
+    const matches = matchesOf(best);
     const d = docs[doc] as PackedDocument;
+    if (!explain) {
+      const lean: Record<string, Json> = { id: idOf(first), version: d.version.slice(7, 7 + SHORT_VERSION_HEX) };
+      if (sections) {
+        const under = headingsAbove(index.unitStrings(first).trail, content);
+        if (under !== '') lean['under'] = under;
+      }
+      lean['matched'] = matches.map((m) => m.term).join(' ');
+      lean['content'] = content;
+      return lean;
+    }
     let tokens = 0;
     for (const u of group) tokens += index.unitTokens(u);
     const entry: Record<string, Json> = {
@@ -344,8 +428,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
 
   // The taken units (rank order) as entries: adjacent units of one document (one ends
   // where the next begins) merge, in reading order, at the rank of the best of them.
-  const entriesOf = (taken: readonly number[]): Json[] => {
-    if (!sections || taken.length < 2) return taken.map((u) => entryOf([u], u));
+  const entriesOf = (taken: readonly number[], explain: boolean): Json[] => {
+    if (!sections || taken.length < 2) return taken.map((u) => entryOf([u], u, explain));
     const byDoc = new Map<number, number[]>();
     for (const u of taken) {
       const doc = index.unitDoc(u);
@@ -370,21 +454,38 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       const group = groupOf.get(u) as number[];
       if (done.has(group)) continue;
       done.add(group);
-      out.push(entryOf(group, u));
+      out.push(entryOf(group, u, explain));
     }
     return out;
   };
 
-  const omittedEntry = (u: number): Json => ({
-    id: idOf(u),
-    path: (docs[index.unitDoc(u)] as PackedDocument).path,
-    tokens: index.unitTokens(u),
-    score: new F32(scoreOf(u)),
-  });
+  const omittedEntry = (u: number, explain: boolean): Json =>
+    explain
+      ? { id: idOf(u), path: (docs[index.unitDoc(u)] as PackedDocument).path, tokens: index.unitTokens(u), score: new F32(scoreOf(u)) }
+      : idOf(u);
 
   const usedOf = (taken: readonly number[]): number => taken.reduce((n, u) => n + index.unitTokens(u), 0);
-  const result = (choice: Choice, b: number, raise: number | null, extra: Record<string, Json>): Json => {
-    const list = entriesOf(choice.taken);
+  /**
+   * The answer of `choice` at budget `b`. `answerTokens`: answer scope's count of the whole
+   * printed answer (null in content scope); `over`: even the empty answer exceeds `b`.
+   */
+  const result = (choice: Choice, b: number, raise: number | null, answerTokens: number | null, over: boolean, explain: boolean): Json => {
+    const list = entriesOf(choice.taken, explain);
+    const omitted = (): Json[] => choice.omitted.map((u) => omittedEntry(u, explain));
+    if (!explain) {
+      const selection: Record<string, Json> = { budget: b };
+      if (answerTokens === null) {
+        selection['budget_scope'] = 'content';
+        selection['tokens_used'] = usedOf(choice.taken);
+      } else selection['answer_tokens'] = answerTokens;
+      if (over) selection['over_budget'] = true;
+      selection['matched'] = matchedCount;
+      if (choice.omitted.length > 0) {
+        selection['omitted'] = omitted();
+        if (raise !== null) selection['raise_budget_to'] = raise;
+      }
+      return { documents: list, selection };
+    }
     const selection: Record<string, Json> = {
       query,
       budget: b,
@@ -399,21 +500,33 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       terms,
     };
     if (choice.omitted.length > 0) {
-      selection['omitted'] = choice.omitted.map(omittedEntry);
+      selection['omitted'] = omitted();
       if (raise !== null) selection['raise_budget_to'] = raise;
     }
-    return { documents: list, selection: { ...selection, ...extra } };
+    if (answerTokens !== null) {
+      selection['budget_scope'] = 'answer';
+      selection['answer_tokens'] = answerTokens;
+    }
+    if (over) selection['over_budget'] = true;
+    return { documents: list, selection };
   };
 
-  // The units ranked above the last taken one that were not taken (or, when none was
-  // taken, the best matches): the first OMITTED_MAX of them.
+  // Far weaker than the best unit: after a unit was skipped for the budget, such a unit is
+  // not taken in its place (FILLER_FLOOR). Scores compare as printed (binary32).
+  const top = unitAt(0);
+  const floorScore = top < 0 ? 0 : FILLER_FLOOR * Math.fround(scoreOf(top));
+  const weak = (u: number): boolean => Math.fround(scoreOf(u)) < floorScore;
+
+  // The better units the budget left out: those not taken that rank above the last taken
+  // one, then those after it that are not far weaker than the best (FILLER_FLOOR): the first
+  // OMITTED_MAX of them, in rank order.
   const omittedOf = (taken: readonly number[]): number[] => {
     const out: number[] = [];
     const last = taken.length === 0 ? -1 : pulled.indexOf(taken[taken.length - 1] as number);
     const isTaken = new Set(taken);
-    for (let i = 0; out.length < OMITTED_MAX && (last < 0 || i < last); i++) {
+    for (let i = 0; out.length < OMITTED_MAX; i++) {
       const u = unitAt(i);
-      if (u < 0) break;
+      if (u < 0 || (i > last && weak(u))) break;
       if (!isTaken.has(u)) out.push(u);
     }
     return out;
@@ -426,6 +539,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     // stay taken under any larger budget, so it is included from exactly this plus its own.
     let usedAtFirstSkip = -1;
     for (let i = 0, u = unitAt(0); u >= 0 && budget - used >= minTokens; u = unitAt(++i)) {
+      if (usedAtFirstSkip >= 0 && weak(u)) break; // no filler: every later unit is weaker still
       const tokens = index.unitTokens(u);
       if (used + tokens > budget) {
         if (usedAtFirstSkip < 0) usedAtFirstSkip = used;
@@ -436,8 +550,9 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     const omitted = omittedOf(taken);
     const first = omitted[0];
-    const raise = first === undefined ? null : Math.max(usedAtFirstSkip, 0) + index.unitTokens(first);
-    return result({ taken, omitted }, budget, raise, {});
+    // No skip: the budget ran out before `first` was reached, with every unit above it taken.
+    const raise = first === undefined ? null : (usedAtFirstSkip < 0 ? used : usedAtFirstSkip) + index.unitTokens(first);
+    return result({ taken, omitted }, budget, raise, null, false, options.explain !== false || options.returnExplained === true);
   }
 
   // Answer scope: the whole printed answer counts, in the cache's tokenizer.
@@ -445,7 +560,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const count = stretchCounter(manifest.config.options.tokenizer);
   const render = options.render ?? ((answer: Json): string => compact(answer) + '\n');
   const printsContent = options.render === undefined || options.printsContent === true;
-  const answerExtra = (tokens: number): Record<string, Json> => ({ budget_scope: 'answer', answer_tokens: tokens });
+  // The form counted (and printed, unless returnExplained asks for the details as well).
+  const explain = options.explain !== false;
   /**
    * The answer of `choice` at budget `b` and its exact token count (answer_tokens settled).
    * answer_tokens is part of the answer: it is counted with a guess in its place, then with
@@ -454,18 +570,18 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
    * 1-3 digits, each one token), so a count with as many digits as the guess is already
    * settled: printing it in the guess's place changes nothing that is counted.
    */
-  const settle = (choice: Choice, b: number, raise: number | null, guess = b): { value: Json; tokens: number; settled: boolean } => {
+  const settle = (choice: Choice, b: number, raise: number | null, guess = b, over = false): { tokens: number; settled: boolean } => {
     let claimed = guess;
-    let actual = count(render(result(choice, b, raise, answerExtra(claimed))));
+    let actual = count(render(result(choice, b, raise, claimed, over, explain)));
     for (let k = 0; k < 8 && actual !== claimed; k++) {
       if (String(actual).length === String(claimed).length) {
         claimed = actual;
         break;
       }
       claimed = actual;
-      actual = count(render(result(choice, b, raise, answerExtra(claimed))));
+      actual = count(render(result(choice, b, raise, claimed, over, explain)));
     }
-    return { value: result(choice, b, raise, answerExtra(claimed)), tokens: claimed, settled: actual === claimed || String(actual).length === String(claimed).length };
+    return { tokens: claimed, settled: actual === claimed || String(actual).length === String(claimed).length };
   };
   // What an entry adds to the printed answer (its own text), and what a list of omitted units
   // adds (the answer with it, less the answer without it): estimates that guide the choice;
@@ -477,7 +593,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const baseAt = (b: number): number => {
     let c = bases.get(b);
     if (c === undefined) {
-      c = count(render(result(empty, b, null, answerExtra(b))));
+      c = count(render(result(empty, b, null, b, false, explain)));
       bases.set(b, c);
     }
     return c;
@@ -487,7 +603,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const costOf = (u: number): number => {
     let c = costs.get(u);
     if (c === undefined) {
-      c = Math.max(1, count(entryText(entryOf([u], u))));
+      c = Math.max(1, count(entryText(entryOf([u], u, explain))));
       costs.set(u, c);
     }
     return c;
@@ -500,7 +616,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   const boundOf = (u: number): number => {
     let c = bounds.get(u);
     if (c === undefined) {
-      const text = entryText(entryWith([u], u, ''));
+      const text = entryText(entryWith([u], u, '', explain));
       const key = /"content": ?""/.exec(text);
       const at = key === null ? -1 : key.index + key[0].length - 1;
       c = at < 0 ? 0 : count.outside(text, at, at);
@@ -514,7 +630,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     const key = `${b}:${list.join(',')}`;
     let c = omitCosts.get(key);
     if (c === undefined) {
-      c = Math.max(0, count(render(result({ taken: [], omitted: [...list] }, b, RAISE_PLACEHOLDER, answerExtra(b)))) - baseAt(b));
+      c = Math.max(0, count(render(result({ taken: [], omitted: [...list] }, b, RAISE_PLACEHOLDER, b, false, explain))) - baseAt(b));
       omitCosts.set(key, c);
     }
     return c;
@@ -536,8 +652,9 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     // Below this much left, no entry can fit: its content (when printed) or the smallest entry seen.
     let floor = printsContent ? minTokens : 1;
     let stoppedAt = 0;
-    let priced = 0;
     for (let i = 0, u = unitAt(0); u >= 0 && b - spent >= floor; u = unitAt(++i)) {
+      // No filler: after a skip, the first unit far weaker than the best ends the choice.
+      if (skipped.length > 0 && weak(u)) break;
       stoppedAt = i + 1;
       rankOf.set(u, i);
       const tokens = index.unitTokens(u);
@@ -548,7 +665,6 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         skipped.push(u);
         continue;
       }
-      if (++priced > PRICED_MAX) break;
       const next = skipped.slice(0, OMITTED_MAX);
       const extra = next.length === omitted.length ? 0 : omitCostOf(next, b) - omitCostOf(omitted, b);
       // An entry costs at least 1, and at least its bound: when that cannot fit, neither can
@@ -588,6 +704,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     const more = function* (): Generator<number> {
       yield* skipped;
       for (let i = stoppedAt, u = unitAt(i); u >= 0; u = unitAt(++i)) {
+        if (skipped.length > 0 && weak(u)) return;
         rankOf.set(u, i);
         yield u;
       }
@@ -615,13 +732,23 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   if (best !== undefined) {
     // The least budget found to take the best omitted unit, the first one skipped: from
     // what was spent before it plus its own cost, each try's shortfall raises the next
-    // one, and a budget counts only once it really takes the unit.
+    // one, and a budget counts only once it really takes the unit. Should that search not
+    // settle, budgets double until one takes it (one always does: with room for every unit
+    // ranked above it, none is skipped before it), so an omitted unit always has a number.
     let b = Math.max(budget + 1, chosen.spentAtFirstSkip + costOf(best));
     for (let k = 0; k < 24 && raise === null; k++) {
       const tried = choose(b, best);
       if (tried.choice.taken.includes(best)) raise = b;
       else b = Math.max(b + 1, tried.need);
     }
+    for (let k = 0; raise === null && b <= Number.MAX_SAFE_INTEGER / 2 && k < 64; k++) {
+      b *= 2;
+      if (choose(b, best).choice.taken.includes(best)) raise = b;
+    }
   }
-  return settle(choice, budget, raise, chosen.tokens).value;
+  // An answer whose empty envelope alone exceeds the budget says so (over_budget).
+  let final = settle(choice, budget, raise, chosen.tokens);
+  const over = final.tokens > budget;
+  if (over) final = settle(choice, budget, raise, final.tokens, true);
+  return result(choice, budget, raise, final.tokens, over, explain || options.returnExplained === true);
 }

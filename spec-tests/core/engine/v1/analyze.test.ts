@@ -43,10 +43,22 @@ t.test('issue 9 "Sections": ids path#slug (GitHub slugs, unique in the file), tr
     'the headings above and at each section; the opening text is named by its first line (no front matter here), cut to 80 characters',
   );
   t.notOk(units.some((u) => u.slug.includes('not-a-heading')), 'a # line inside fenced code is not a heading');
-  const answer = JSON.parse(resolveText(cache, 'usage', 100000)) as { documents: { id: string; path: string; trail: string[]; merged?: { id: string }[] }[] };
+  const answer = JSON.parse(resolveText(cache, 'usage', 100000, 'json', undefined, undefined, true)) as { documents: { id: string; path: string; trail: string[]; merged?: { id: string }[] }[] };
   // Adjacent selected sections come as one entry that lists them (docs/engine.md "merged entries").
   t.same(answer.documents.flatMap((d) => d.merged?.map((m) => m.id) ?? [d.id]).sort(), ['docs/Guide.md#usage', 'docs/Guide.md#usage-1'], 'ids are path#slug, path as on disk');
   t.ok(answer.documents.every((d) => d.path === 'docs/Guide.md' && Array.isArray(d.trail)), 'each carries its path and trail');
+  // The lean answer (the default) of the same selection says the headings above each entry
+  // ("under"): its trail, less the last heading when the content opens with that heading's line.
+  const lean = JSON.parse(resolveText(cache, 'usage', 100000, 'json', undefined, 'content')) as { documents: { id: string; under?: string; content: string }[] };
+  const full = JSON.parse(resolveText(cache, 'usage', 100000, 'json', undefined, 'content', true)) as { documents: { id: string; trail: string[]; content: string }[] };
+  t.same(lean.documents.map((d) => d.id), full.documents.map((d) => d.id), 'the lean answer: the same entries');
+  for (const [i, d] of full.documents.entries()) {
+    const last = d.trail[d.trail.length - 1];
+    const opens = last !== undefined && new RegExp(`^#+ ${last}\\s*\\n`).test(d.content);
+    const under = (opens ? d.trail.slice(0, -1) : d.trail).join(' > ');
+    t.equal(lean.documents[i]?.under, under === '' ? undefined : under, `${d.id}: under "${under}"`);
+  }
+  t.ok(lean.documents.some((d) => d.under === 'Guide'), 'a Usage section sits under Guide');
 });
 
 t.test('issue 9 "Sections": units tile the document exactly; a tiny section merges into a neighbour', async (t) => {
@@ -88,7 +100,7 @@ t.test('docs/engine.md "The answer": a section\'s content is its slice of the fi
   const dir = t.testdir({ src: { 'a.md': DOC } });
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache, { granularity: 'section' });
-  const text = resolveText(cache, 'Ünïcode', 100000);
+  const text = resolveText(cache, 'Ünïcode', 100000, 'json', undefined, undefined, true); // explained: why
   const answer = JSON.parse(text) as { documents: { id: string; content: string; trail: string[]; why: { matches: Match[] } }[] };
   const top = answer.documents[0];
   t.equal(top?.id, 'a.md#ünïcode-heading--more');
@@ -103,7 +115,7 @@ t.test('docs/engine.md "What is ranked": fields of a unit — path without exten
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache);
   const why = (q: string): [string, Record<string, number>][] =>
-    (JSON.parse(resolveText(cache, q, 1000)) as { documents: { why: { matches: Match[] } }[] }).documents.flatMap((d) =>
+    (JSON.parse(resolveText(cache, q, 1000, 'json', undefined, undefined, true)) as { documents: { why: { matches: Match[] } }[] }).documents.flatMap((d) =>
       d.why.matches.map((m): [string, Record<string, number>] => [m.term, matchFields(m)]),
     );
   t.same(why('kiwi'), [['kiwi', { title: 1 }]], 'the front-matter title is the title field, not body');
@@ -170,7 +182,7 @@ t.test('units that fit: capped units, slug~k sub-parts, custom heading ids', asy
   t.same(units.slice(0, 3).map((u) => u.slug), ['ref', 'usage', 'usage~2'], 'custom ids; the usage section\'s second piece is usage~2');
   t.ok(units.slice(1).every((u) => JSON.stringify(u.trail) === '["Reference","Usage"]'), 'every piece keeps the clean trail');
   t.equal(units[units.length - 1]?.end, doc.length, 'the units tile the document');
-  const answer = JSON.parse(resolveText(cache, 'usage', 1000000)) as { documents: { id: string; merged?: { id: string }[] }[] };
+  const answer = JSON.parse(resolveText(cache, 'usage', 1000000, 'json', undefined, undefined, true)) as { documents: { id: string; merged?: { id: string }[] }[] };
   const ids = answer.documents.flatMap((d) => [d.id, ...(d.merged ?? []).map((m) => m.id)]); // a merged entry joins adjacent units
   t.ok(ids.includes('ref.mdx#usage') && ids.includes('ref.mdx#usage~2'), 'a later piece ranks with its heading (its text never says "usage")');
 });

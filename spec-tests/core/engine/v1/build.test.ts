@@ -231,7 +231,8 @@ t.test('engine.md: an empty source tree, and empty documents, build valid caches
   t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false });
   t.same(manifestOf(join(dir, 'c0')).files.packs, [], 'no documents, no packs');
   t.equal((await verifyV1(join(dir, 'c0'))).valid, true);
-  t.equal(resolveText(join(dir, 'c0'), 'anything', 100, 'json', undefined, 'content'), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4","terms":["anyth"]}}\n');
+  t.equal(resolveText(join(dir, 'c0'), 'anything', 100, 'json', undefined, 'content', true), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4","terms":["anyth"]}}\n', 'the explained answer');
+  t.equal(resolveText(join(dir, 'c0'), 'anything', 100, 'json', undefined, 'content'), '{"documents":[],"selection":{"budget":100,"budget_scope":"content","tokens_used":0,"matched":0}}\n', 'the lean answer (the default)');
   const empties = await buildV1(join(dir, 'empties'), join(dir, 'c1'));
   t.equal(empties.documentCount, 2);
   const heads = rawManifestOf(join(dir, 'c1')).files.packs[0]!.head.bytes;

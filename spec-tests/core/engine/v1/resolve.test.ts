@@ -11,7 +11,7 @@ import { resolveText } from '../../../../lib/core/operations/api.js';
 import { loadCache } from '../../../../lib/core/engine/v0/load.js';
 import { verifyCache } from '../../../../lib/core/engine/v0/verify.js';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
-import { resolveV1 } from '../../../../lib/core/engine/v1/resolve.js';
+import { FILLER_FLOOR, resolveV1 } from '../../../../lib/core/engine/v1/resolve.js';
 import type { V1Cache } from '../../../../lib/core/engine/v1/load.js';
 import { encodeIndex, IndexReader } from '../../../../lib/core/index/index-format.js';
 import { queryTermsV1 } from '../../../../lib/core/analysis/analyzer.js';
@@ -38,7 +38,7 @@ interface Answer {
 }
 const answerOf = (text: string): Answer => JSON.parse(text) as Answer;
 /** The answer in content scope (v0's budget rule), which these tests check; answer scope is v1's default. */
-const contentText = (cache: string, query: unknown, budget: unknown): string => resolveText(cache, query, budget, 'json', undefined, 'content');
+const contentText = (cache: string, query: unknown, budget: unknown): string => resolveText(cache, query, budget, 'json', undefined, 'content', true);
 /** The printed score strings, in order (JSON.parse would hide how they are printed). */
 const printedScores = (text: string): string[] => [...text.matchAll(/"score":([^,}]+)/g)].map((m) => m[1] as string);
 
@@ -143,15 +143,27 @@ t.test('engine.md "The answer": every v0 field with its v0 name in v0 order, the
   t.same([s.id, s.path, s.trail], ['a.md#kiwi', 'a.md', ['Kiwi']]);
 });
 
-t.test('engine.md: the budget is filled greedily in order, skipping what does not fit; tokens_used is the sum', async (t) => {
+t.test('engine.md: the budget is filled greedily in order, skipping what does not fit, and after a skip no filler; tokens_used is the sum', async (t) => {
   const { cache } = await corpusCache(t);
   const tokens = Object.fromEntries(ORDER.map((id) => [id, tokensOf(contentOf(id))]));
+  // engine.md "No filler": once a unit was skipped, a unit under half the best score is not taken.
+  const floor = FILLER_FLOOR * Math.fround(EXPECTED[ORDER[0]!]!.score);
+  t.equal(FILLER_FLOOR, 0.5, 'the floor the docs state');
   let skippedThenSelected = 0;
+  let fillerRefused = 0;
   for (let budget = 0; budget <= 12; budget++) {
     const want: string[] = [];
     let used = 0;
+    let skipped = false;
     for (const id of ORDER) {
-      if (used + (tokens[id] as number) > budget) continue; // skip, never truncate, go on
+      if (skipped && Math.fround(EXPECTED[id]!.score) < floor) {
+        if (used + (tokens[id] as number) <= budget) fillerRefused++;
+        break;
+      }
+      if (used + (tokens[id] as number) > budget) {
+        skipped = true;
+        continue; // skip, never truncate, go on
+      }
       used += tokens[id] as number;
       want.push(id);
     }
@@ -165,6 +177,7 @@ t.test('engine.md: the budget is filled greedily in order, skipping what does no
     if (ORDER.slice(0, last).some((id) => !want.includes(id))) skippedThenSelected++;
   }
   t.ok(skippedThenSelected > 0, `skip-and-continue happened (${skippedThenSelected} budgets select a unit after skipping one)`);
+  t.equal(fillerRefused, 0, 'every unit here scores over half the best: the floor changes nothing');
 });
 
 t.test('engine.md: budget 0, an empty query, a query matching nothing', async (t) => {

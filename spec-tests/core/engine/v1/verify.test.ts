@@ -304,9 +304,9 @@ t.test('engine.md: ranking constants recorded in build_config are the ones resol
   const dir = t.testdir({ src: SOURCES });
   const cache = join(dir, 'cache');
   await buildV1(join(dir, 'src'), cache);
-  const before = JSON.parse(resolveText(cache, 'alpha text', 1000)) as { documents: { score: number }[] };
+  const before = JSON.parse(resolveText(cache, 'alpha text', 1000, 'json', undefined, undefined, true)) as { documents: { score: number }[] };
   editManifest(cache, (m) => void ((m.build_config['ranking'] as Record<string, unknown>)['k1'] = 2), true);
   t.equal((await verifyV1(cache)).valid, true);
-  const after = JSON.parse(resolveText(cache, 'alpha text', 1000)) as { documents: { score: number }[] };
+  const after = JSON.parse(resolveText(cache, 'alpha text', 1000, 'json', undefined, undefined, true)) as { documents: { score: number }[] };
   t.not(after.documents[0]?.score, before.documents[0]?.score, 'another k1, another score');
 });

@@ -1,0 +1,180 @@
+// Checks issue 43 "Answers that are mostly answer" (docs/engine.md "The answer"):
+// - item 1: the lean answer by default (id, short version, the headings above the content,
+//   matched terms, content; a small selection block), everything else behind --explain /
+//   the MCP tool's `explain`;
+// - item 2: `--format markdown` (and the MCP tool's `format`), bounded by the budget, with
+//   structuredContent {"markdown": TEXT};
+// - item 3: no filler after a skip;
+// - item 5: a budget of 1,000,000 returns every matching unit of a real docs folder (this
+//   repository's docs/); an over-budget envelope is flagged in the answer and on stderr;
+//   invalid_budget names the valid form.
+import t from 'tap';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openEngine } from '../../../../lib/core/engine/engine.js';
+import { FILLER_FLOOR, headingsAbove, SHORT_VERSION_HEX } from '../../../../lib/core/engine/v1/resolve.js';
+import { resolveText } from '../../../../lib/core/operations/api.js';
+import { resolveTool } from '../../../../lib/mcp/tools/resolve.js';
+import { run } from '../../../cli/harness.js';
+import { buildV1 } from './fixture.js';
+
+const require = createRequire(import.meta.url);
+const o200k = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
+const count = (text: string): number => (text === '' ? 0 : o200k.countTokens(text, { disallowedSpecial: new Set() }));
+const DOCS = fileURLToPath(new URL('../../../../docs', import.meta.url));
+
+interface Lean {
+  documents: { id: string; version: string; under?: string; matched: string; content: string }[];
+  selection: Record<string, unknown>;
+}
+interface Explained {
+  documents: { id: string; version: string; content: string; trail?: string[]; why: { matches: { term: string }[] }; merged?: { id: string }[] }[];
+  selection: Record<string, unknown>;
+}
+
+const GUIDE = '# Guide\n\nIntro text.\n\n## Install\n\nRun the installer to install the tool. ' + 'More words here. '.repeat(30) + '\n\n## Upgrade\n\nTo upgrade, install again.\n';
+
+t.test('item 1: the lean entry and selection, field by field, against the explained answer of the same selection', async (t) => {
+  const dir = t.testdir({ src: { 'guide.md': GUIDE, 'other.md': '# Other\n\nNothing to install here, only other words.\n' } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section', tokenizer: 'o200k_base' });
+  // Content scope: the same units whatever is printed, so lean and explained hold the same entries.
+  const lean = JSON.parse(resolveText(cache, 'install', 100_000, 'json', undefined, 'content')) as Lean;
+  const full = JSON.parse(resolveText(cache, 'install', 100_000, 'json', undefined, 'content', true)) as Explained;
+  t.ok(lean.documents.length >= 2, `${lean.documents.length} entries`);
+  t.same(lean.documents.map((d) => d.id), full.documents.map((d) => d.id), 'the same entries, in the same order');
+  lean.documents.forEach((d, i) => {
+    const e = full.documents[i]!;
+    t.same(Object.keys(d), ['id', 'version', ...(d.under === undefined ? [] : ['under']), 'matched', 'content'], `${d.id}: lean keys, in order`);
+    t.equal(d.version, e.version.slice('sha256:'.length, 'sha256:'.length + SHORT_VERSION_HEX), `${d.id}: the digest's first ${SHORT_VERSION_HEX} hex digits`);
+    t.match(d.version, /^[0-9a-f]{8}$/);
+    t.equal(d.matched, e.why.matches.map((m) => m.term).join(' '), `${d.id}: the matched terms, as explained`);
+    t.equal(d.content, e.content, `${d.id}: the same content`);
+    t.equal(d.under ?? '', headingsAbove(e.trail ?? [], e.content), `${d.id}: under = the trail less a heading the content shows`);
+  });
+  t.same(Object.keys(lean.selection), ['budget', 'budget_scope', 'tokens_used', 'matched'], 'content scope: budget, scope, tokens used, matched');
+  t.equal(lean.selection['matched'], full.selection['documents_matched']);
+  t.equal(lean.selection['tokens_used'], full.selection['tokens_used']);
+  // Answer scope (the default): answer_tokens in place of the content scope's pair.
+  const answer = JSON.parse(resolveText(cache, 'install', 100_000)) as Lean;
+  t.same(Object.keys(answer.selection), ['budget', 'answer_tokens', 'matched']);
+  t.equal(answer.selection['answer_tokens'], count(resolveText(cache, 'install', 100_000)), 'answer_tokens: the printed answer\'s own count');
+  t.ok(count(resolveText(cache, 'install', 100_000)) < count(resolveText(cache, 'install', 100_000, 'json', undefined, undefined, true)), 'the lean answer costs less than the explained one');
+});
+
+t.test('item 1: under = the trail less a last heading the content begins with', async (t) => {
+  t.equal(headingsAbove(['Guide', 'Install'], '## Install\n\ntext'), 'Guide', 'the content shows its own heading');
+  t.equal(headingsAbove(['Guide', 'Install'], '## Install ##\n\ntext'), 'Guide', 'a closing sequence is no part of the heading');
+  t.equal(headingsAbove(['Guide', 'Install'], 'text in the middle of Install'), 'Guide > Install', 'a piece cut inside a section: the whole trail');
+  t.equal(headingsAbove(['Install'], '# Install\n'), '', 'nothing left: no under');
+  t.equal(headingsAbove([], 'text'), '');
+  t.equal(headingsAbove(['Guide', 'Install'], 'intro\n## Install\n'), 'Guide > Install', 'only the first line counts');
+});
+
+t.test('item 3: no filler — after a skip, a unit under half the best score is not taken; without a skip, it is', async (t) => {
+  // A long page that ranks first, a short page scoring over half its score (path and heading
+  // name the term) and a short page far weaker (the term once, in a long-ish body).
+  const dir = t.testdir({
+    src: {
+      'kiwi.md': '# Kiwi\n\n' + 'The kiwi is a fruit with a brown skin and green flesh. '.repeat(40),
+      'kiwi-notes.md': '# Kiwi notes\n\nA kiwi.\n',
+      'weak.md': '# Weak\n\n' + 'Some other words about fruit and trees and gardens. '.repeat(3) + 'A kiwi.\n',
+    },
+  });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const all = JSON.parse(resolveText(cache, 'kiwi', 100_000, 'json', undefined, 'content', true)) as Explained & { documents: { score: number; tokens: number }[] };
+  t.same(all.documents.map((d) => d.id), ['kiwi.md', 'kiwi-notes.md', 'weak.md'], 'all three match, in this order');
+  const [top, notes, weak] = all.documents as unknown as { id: string; score: number; tokens: number }[];
+  t.ok(notes!.score >= FILLER_FLOOR * top!.score, 'kiwi-notes.md scores over half the best');
+  t.ok(weak!.score < FILLER_FLOOR * top!.score, 'weak.md scores under half the best');
+  // A budget too small for the top unit, large enough for both short ones.
+  const budget = notes!.tokens + weak!.tokens;
+  t.ok(budget < top!.tokens);
+  const small = JSON.parse(resolveText(cache, 'kiwi', budget, 'json', undefined, 'content', true)) as Explained;
+  t.same(small.documents.map((d) => d.id), ['kiwi-notes.md'], 'after kiwi.md is skipped, kiwi-notes.md is taken and weak.md is not');
+  t.same((small.selection['omitted'] as { id: string }[]).map((o) => o.id), ['kiwi.md'], 'the better unit left out is named');
+  t.equal(small.selection['raise_budget_to'], top!.tokens, 'with the budget that takes it (content scope: the least)');
+  // Without a skip, a weak unit that fits is taken: every matching unit at a large budget.
+  t.same((JSON.parse(resolveText(cache, 'kiwi', top!.tokens + notes!.tokens + weak!.tokens, 'json', undefined, 'content')) as Lean).documents.map((d) => d.id), ['kiwi.md', 'kiwi-notes.md', 'weak.md']);
+});
+
+t.test('item 5: a budget of 1,000,000 returns every matching unit of a real docs folder (this repository\'s docs/)', async (t) => {
+  const dir = t.testdir({});
+  const cache = join(dir, 'cache');
+  await buildV1(DOCS, cache, { granularity: 'section', tokenizer: 'o200k_base' });
+  const engine = openEngine(cache);
+  t.teardown(() => engine.close());
+  let checked = 0;
+  for (const query of ['cache', 'budget token answer', 'how does the server handle a cancelled request?']) {
+    const printed = resolveText(cache, query, 1_000_000);
+    const lean = JSON.parse(printed) as Lean;
+    const matched = lean.selection['matched'] as number;
+    t.ok(matched > 36, `"${query}": ${matched} matching units (more than the old pricing cap reached)`);
+    // Every matching unit is in the answer: as an entry, or inside a merged one.
+    const full = engine.resolve(query, 1_000_000, 'content') as unknown as Explained;
+    const units = full.documents.reduce((n, d) => n + (d.merged?.length ?? 1), 0);
+    t.equal(units, matched, `"${query}": content scope takes all ${matched}`);
+    t.same(lean.documents.map((d) => d.id), full.documents.map((d) => d.id), `"${query}": the whole answer fits 1,000,000 tokens and holds the same entries`);
+    t.notOk('omitted' in lean.selection, `"${query}": nothing left out`);
+    t.ok(count(printed) <= 1_000_000);
+    checked++;
+  }
+  t.equal(checked, 3);
+});
+
+t.test('item 5: an answer whose envelope alone is over its budget says so, in the answer and on stderr', async (t) => {
+  const dir = t.testdir({ src: { 'guide.md': GUIDE } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section', tokenizer: 'o200k_base' });
+  for (const budget of [0, 10]) {
+    const r = await run(['resolve', '--cache', cache, '--query', 'install', '--budget', String(budget)]);
+    t.equal(r.code, 0, `${budget}: exit 0 (a well-formed answer that holds nothing)`);
+    const a = JSON.parse(r.out) as Lean;
+    t.same(a.documents, []);
+    t.equal(a.selection['over_budget'], true, `${budget}: over_budget`);
+    t.ok((a.selection['answer_tokens'] as number) > budget && a.selection['answer_tokens'] === count(r.out), `${budget}: answer_tokens says by how much`);
+    t.match(r.err, /^warning: the answer's envelope alone is over the budget of \d+ tokens/m, `${budget}: stderr says so`);
+    const md = await run(['resolve', '--cache', cache, '--query', 'install', '--budget', String(budget), '--format', 'markdown']);
+    t.match(md.out, /^\(nothing selected; .*; over the budget: raise it[;)]/m, `${budget}: the Markdown answer says so`);
+  }
+  const fits = await run(['resolve', '--cache', cache, '--query', 'install', '--budget', '2000']);
+  t.notOk('over_budget' in (JSON.parse(fits.out) as Lean).selection, 'an answer within its budget has no over_budget');
+  t.equal(fits.err, '', 'and warns of nothing');
+  const bad = await run(['resolve', '--cache', cache, '--query', 'install', '--budget', '2k']);
+  t.equal(bad.code, 3);
+  t.match(bad.err, /invalid_budget: Budget is invalid \(a budget is a whole number of tokens >= 0, written in digits, e\.g\. 2000, not "2k"\)/);
+});
+
+t.test('item 2: the Markdown answer is bounded by its budget and holds each entry under one header line', async (t) => {
+  const dir = t.testdir({ src: { 'guide.md': GUIDE, 'other.md': '# Other\n\nNothing to install here, only other words.\n' } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section', tokenizer: 'o200k_base' });
+  let withEntries = 0;
+  for (const budget of [0, 50, 100, 150, 200, 300, 500, 1000]) {
+    const md = resolveText(cache, 'install upgrade', budget, 'markdown');
+    const headers = [...md.matchAll(/^\[(\d+)\] (\S+) @([0-9a-f]{8})(?: \| under: [^|\n]+)?(?: \| matched: [^\n]+)?$/gm)];
+    t.same(headers.map((h) => Number(h[1])), headers.map((_, i) => i + 1), `${budget}: ranks 1..n`);
+    const said = Number((/; ([0-9,]+) of [0-9,]+ tokens?[;)]/.exec(md.trimEnd().split('\n').pop() ?? '')?.[1] ?? '-1').replace(/,/g, ''));
+    t.equal(said, count(md), `${budget}: the closing line states the text's own count`);
+    if (headers.length > 0) {
+      withEntries++;
+      t.ok(count(md) <= budget, `${budget}: within the budget`);
+    }
+  }
+  t.ok(withEntries >= 4, `${withEntries} budgets printed entries`);
+  // The MCP tool: the same text, and structuredContent {"markdown": TEXT}.
+  const ctx = { cacheRoot: dir, projectRoot: dir };
+  const out = await resolveTool.call({ cache: 'cache', query: 'install upgrade', budget: 1000, format: 'markdown' }, ctx);
+  t.equal(out.text, resolveText(cache, 'install upgrade', 1000, 'markdown'), 'the MCP text is the CLI\'s Markdown');
+  t.same(out.structured, { markdown: out.text }, 'structuredContent carries it as one string');
+  const explained = await resolveTool.call({ cache: 'cache', query: 'install upgrade', budget: 1000, explain: true }, ctx);
+  t.equal(explained.text, resolveText(cache, 'install upgrade', 1000, 'json', undefined, undefined, true), 'explain: true is --explain');
+  t.equal(explained.structured, undefined, 'JSON answers carry no override: structuredContent is the text\'s value');
+  const badBudget = await resolveTool.call({ cache: 'cache', query: 'install', budget: '2000' }, ctx);
+  t.equal(badBudget.isError, true);
+  t.match(badBudget.hint ?? '', /whole number of tokens >= 0.*JSON number/, 'the hint names the valid form');
+  await t.rejects(Promise.resolve().then(() => resolveTool.call({ cache: 'cache', query: 'install', budget: 10, format: 'xml' }, ctx)), /format must be "json" or "markdown"/);
+  await t.rejects(Promise.resolve().then(() => resolveTool.call({ cache: 'cache', query: 'install', budget: 10, explain: 'yes' }, ctx)), /explain must be true or false/);
+});
