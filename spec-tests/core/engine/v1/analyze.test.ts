@@ -140,7 +140,9 @@ t.test('issue 43: front matter is neither printed nor counted; a headingless pag
     const cache = join(dir, granularity);
     await buildV1(join(dir, 'src'), cache, { granularity });
     const all = unitsOf(cache);
-    const answer = JSON.parse(resolveText(cache, 'kiwi lime pruning', 100000)) as { documents: { id: string; content: string; tokens: number; trail?: string[] }[] };
+    // The explained answer carries trails; the lean one (the default) prints `under`.
+    const answer = JSON.parse(resolveText(cache, 'kiwi lime pruning', 100000, 'json', undefined, undefined, true)) as { documents: { id: string; content: string; tokens: number; trail?: string[] }[] };
+    const lean = JSON.parse(resolveText(cache, 'kiwi lime pruning', 100000)) as { documents: { id: string; content: string; under?: string }[] };
     t.ok(answer.documents.length > 0, `${granularity}: an answer`);
     if (granularity === 'file') {
       // A whole-file unit is the document, exactly as its resource context://CACHE/PATH reads it.
@@ -162,7 +164,9 @@ t.test('issue 43: front matter is neither printed nor counted; a headingless pag
     const first = unitsIn(all, 'intro.md')[0];
     t.same([first?.slug, first?.trail], ['', ['Kiwi Handbook']], 'the text before the first heading is named by the title');
     const entry = answer.documents.find((d) => d.id === 'intro.md');
-    t.same(entry?.trail, ['Kiwi Handbook'], 'and the answer prints that trail');
+    t.same(entry?.trail, ['Kiwi Handbook'], 'and the explained answer prints that trail');
+    t.equal(lean.documents.find((d) => d.id === 'intro.md')?.under, 'Kiwi Handbook', 'the lean answer too, as under');
+    t.ok(lean.documents.every((d) => !d.content.includes('description:')), 'the lean answer prints no front matter either');
   }
 });
 
