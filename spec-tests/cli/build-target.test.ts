@@ -171,7 +171,8 @@ t.test('--force still replaces every cache this program writes: the reference\'s
   cpSync(new URL('../fixtures/compat-v0/caches/realistic', import.meta.url).pathname, join(dir, 'reference'), { recursive: true });
   await realCache(t, dir, 'v1', 'c1');
   const edits: [string, (m: { build_config: Record<string, unknown> }) => void][] = [
-    ['format4', (m) => void (m.build_config['version'] = '4')], // refused by resolve with the advice to rebuild with --force
+    ['format5', (m) => void (m.build_config['version'] = '5')], // refused by resolve with the advice to rebuild with --force
+    ['format4', (m) => void (m.build_config['version'] = '4')],
     ['format3', (m) => void (m.build_config['version'] = '3')],
     ['rules', (m) => void (m.build_config['analyzer'] = { version: 'an older analyzer' })], // a cache written under other rules
   ];
@@ -194,7 +195,7 @@ t.test('--force still replaces every cache this program writes: the reference\'s
       const r = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', target, '--force'], { cwd: dir });
       t.equal(r.code, 0, `${engine} over ${target}: replaced`);
       const m = JSON.parse(readFileSync(join(dir, target, 'manifest.json'), 'utf8')) as { build_config: { version: string } };
-      t.equal(m.build_config.version, engine === 'v0' ? '1' : '5', 'by the new cache');
+      t.equal(m.build_config.version, engine === 'v0' ? '1' : '6', 'by the new cache');
     }
   }
 });

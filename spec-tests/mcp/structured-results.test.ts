@@ -163,8 +163,11 @@ t.test('the 2025-06-18 and 2025-11-25 transcripts are the 2025-03-26 one plus th
           const tool = toolNamed(String(rest['name']));
           t.same(rest['inputSchema'], tool?.inputSchema, `${v}: ${String(rest['name'])}: the current input schema`);
           if (tool?.legacyInputSchema !== undefined) {
-            const { format: _f, explain: _e, ...older } = (tool.inputSchema as { properties: Record<string, unknown> }).properties;
-            t.same(Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties).filter((k) => !(k in (tool.legacyInputSchema as { properties: Record<string, unknown> }).properties)), ['format', 'explain'], `${v}: ${tool.name}: the new input properties are format and explain`);
+            type WithProperties = { properties: Record<string, unknown> };
+            const current = (tool.inputSchema as unknown as WithProperties).properties;
+            const legacy = (tool.legacyInputSchema as unknown as WithProperties).properties;
+            const { format: _f, explain: _e, ...older } = current;
+            t.same(Object.keys(current).filter((k) => !(k in legacy)), ['format', 'explain'], `${v}: ${tool.name}: the new input properties are format and explain`);
             t.same({ ...tool.inputSchema, properties: older }, tool.legacyInputSchema, `${v}: ${tool.name}: the legacy input schema is the new one less format and explain`);
           }
           return { ...rest, description: tool?.legacyDescription ?? tool?.description, inputSchema: tool?.legacyInputSchema ?? tool?.inputSchema };

@@ -1,7 +1,9 @@
 // Sections: a Markdown document cut into addressable units that fit, the rules of
 // docs/engine.md "Markdown structure and sections" and "Units that fit":
-// - cut before each top-level heading of level <= splitLevel; text before the first one is
-//   a leading part (slug '', trail []);
+// - sections tile the document's body, the text after its front matter (no section holds
+//   front matter); cut before each top-level heading of level <= splitLevel; text before the first
+//   one is a leading part, named by the page (section-name.ts): slug '', trail [its
+//   front-matter title, else its first line of text], or [] when it has neither;
 // - with a cap (maxBytes), a part over it is cut at its deeper headings (the shallowest
 //   level inside it first, then deeper), then what is still over it at the starts of
 //   top-level blocks, then inside one block at line starts, then inside one line at a code
@@ -13,11 +15,16 @@
 //   takes in the one after it (keeping its own slug and trail) under the same limit; a
 //   whitespace-only leading part too;
 // - ids: a heading's section has its slug; when its text is cut at blocks, the k-th piece is
-//   `slug~k` (k >= 2), whether or not the first piece merged away; no slug holds a `~`;
-// - the sections tile the text: concatenating their slices gives the document back.
+//   `slug~k` (k >= 2), whether or not the first piece merged away; no slug holds a `~`; the
+//   leading part's k-th piece is `name~k`, name the slug of its name (`~k` without one),
+//   numbered after the headings' ids so that it never takes one of theirs;
+// - the sections tile the body: concatenating their slices gives the text after the front
+//   matter back (the whole text when there is none).
 
 import { ContextError } from '../../errors.js';
 import type { Heading, MarkdownStructure } from './markdown.js';
+import { leadingName } from './section-name.js';
+import { slugOf } from './slugger.js';
 
 export interface SectionOptions {
   /** Split at headings of level <= splitLevel (the engine uses 2). */
@@ -32,14 +39,20 @@ export interface SectionOptions {
 }
 
 export interface Section {
-  /** UTF-16 offsets; sections tile the text: first.start = 0, each end = next start, last.end = text.length. */
+  /** UTF-16 offsets; sections tile the body: first.start = the front matter's end (0 without
+   * one), each end = next start, last.end = text.length. */
   readonly start: number;
   readonly end: number;
-  /** Unique within the document: the slug of the heading the section belongs to ('' for a
-   * leading part before any heading), with `~N` (N >= 2) on the second and later sections of one slug. */
+  /** Unique within the document: the slug of the heading the section belongs to, with `~N`
+   * (N >= 2) on the second and later sections of one slug; for the leading part before any
+   * heading '', then `name~N` (name: the slug of its trail's name; `~N` without one). */
   readonly slug: string;
-  /** Heading texts from the top level down to the section's own heading (ancestors of any level, e.g. [h1, h2]); [] for a leading part. */
+  /** Heading texts from the top level down to the section's own heading (ancestors of any
+   * level, e.g. [h1, h2]); for a leading part, [its name] (front-matter title, else first
+   * line of text) or [] without one. */
   readonly trail: readonly string[];
+  /** Whether the section is (a piece of) the leading part: its trail names the page, it is no heading. */
+  readonly leading: boolean;
   /** Texts of every heading inside [start, end), own heading included, in order (ranking uses them). */
   readonly headings: readonly string[];
 }
@@ -59,6 +72,8 @@ interface Part {
   wantsNext: boolean;
   /** 1 for a heading's (or the leading text's) first piece, k for its k-th when cut at blocks. */
   readonly piece: number;
+  /** A piece of the text before the first split heading. */
+  readonly leading: boolean;
 }
 
 /** UTF-8 length of text[start, end): a lone surrogate counts 3 bytes, as its U+FFFD would. */
@@ -106,14 +121,18 @@ function checkOptions(options: SectionOptions): void {
 }
 
 function checkStructure(text: string, structure: MarkdownStructure): void {
-  let previousEnd = 0;
+  const bodyStart = structure.frontMatter?.end ?? 0;
+  if (!(Number.isSafeInteger(bodyStart) && bodyStart >= 0 && bodyStart <= text.length)) {
+    throw new ContextError('internal_error', 'splitSections: the structure does not belong to this text');
+  }
+  let previousEnd = bodyStart;
   for (const h of structure.headings) {
     if (!(h.start >= previousEnd && h.end > h.start && h.end <= text.length)) {
       throw new ContextError('internal_error', 'splitSections: the structure does not belong to this text');
     }
     previousEnd = h.end;
   }
-  let previous = -1;
+  let previous = bodyStart - 1;
   for (const b of structure.blocks) {
     if (!(b > previous && b <= text.length)) throw new ContextError('internal_error', 'splitSections: the structure does not belong to this text');
     previous = b;
@@ -167,6 +186,8 @@ class Cutter {
     let slug = part.slug;
     let trail = part.trail;
     let own = part.own;
+    // Only the text before the first cut heading is still the leading part's.
+    let leading = part.leading;
     for (let i = from; i <= to; i++) {
       const h = i < to ? (this.headings[i] as Heading) : null;
       if (h !== null && (i === part.own || h.level !== level)) continue;
@@ -174,13 +195,14 @@ class Cutter {
       if (end > start) {
         const lead = h !== null && start === part.start;
         const bytes = utf8Length(this.text, start, end);
-        this.refine({ start, end, slug, trail, own, lead: lead || (start === part.start && part.lead), bytes, wantsNext: false, piece: 1 });
+        this.refine({ start, end, slug, trail, own, lead: lead || (start === part.start && part.lead), bytes, wantsNext: false, piece: 1, leading });
       }
       if (h !== null) {
         start = h.start;
         slug = h.slug;
         trail = this.trails[i] as readonly string[];
         own = i;
+        leading = false;
       }
     }
   }
@@ -250,7 +272,7 @@ class Cutter {
           bytes = size;
         }
       }
-      this.out.push({ start: pos, end: cut, slug: part.slug, trail: part.trail, own: piece === 1 ? part.own : -1, lead: false, bytes, wantsNext: false, piece });
+      this.out.push({ start: pos, end: cut, slug: part.slug, trail: part.trail, own: piece === 1 ? part.own : -1, lead: false, bytes, wantsNext: false, piece, leading: part.leading });
       piece++;
       left -= bytes;
       pos = cut;
@@ -259,10 +281,10 @@ class Cutter {
 }
 
 /**
- * Cuts `text` into sections at its top-level headings of level <= splitLevel, cuts any
- * section over maxBytes finer (deeper headings, blocks, lines, code points), then merges
- * small neighbours without going over mergeMaxBytes (nor maxBytes), then gives each section
- * its unique id.
+ * Cuts the body of `text` (what follows its front matter) into sections at its top-level
+ * headings of level <= splitLevel, cuts any section over maxBytes finer (deeper headings,
+ * blocks, lines, code points), then merges small neighbours without going over
+ * mergeMaxBytes (nor maxBytes), then gives each section its unique id.
  * Always at least one section.
  */
 export function splitSections(text: string, structure: MarkdownStructure, options: SectionOptions): Section[] {
@@ -282,16 +304,21 @@ export function splitSections(text: string, structure: MarkdownStructure, option
   }
 
   // Top parts: a leading part (if any text precedes the first split heading), then one part
-  // per split heading.
+  // per split heading. They tile the body: front matter is no section's content.
+  const bodyStart = structure.frontMatter?.end ?? 0;
+  const leadingPart = (end: number): Part => {
+    const name = leadingName(text, bodyStart, structure.frontMatter?.title ?? null, headings);
+    return { ...part(bodyStart, end, '', name === null ? [] : [name], -1), leading: true };
+  };
   const top: Part[] = [];
   for (let i = 0; i < headings.length; i++) {
     const h = headings[i] as Heading;
     if (h.level > options.splitLevel) continue;
-    if (top.length === 0 && h.start > 0) top.push(part(0, h.start, '', [], -1));
+    if (top.length === 0 && h.start > bodyStart) top.push(leadingPart(h.start));
     else if (top.length > 0) (top[top.length - 1] as Part).end = h.start;
     top.push(part(h.start, text.length, h.slug, trails[i] as readonly string[], i));
   }
-  if (top.length === 0) top.push(part(0, text.length, '', [], -1));
+  if (top.length === 0) top.push(leadingPart(text.length));
 
   // Cut what is over the cap.
   const parts: Part[] = [];
@@ -330,7 +357,7 @@ export function splitSections(text: string, structure: MarkdownStructure, option
       absorb(previous, p);
       continue;
     }
-    const leadingBlank = merged.length === 0 && p.own === -1 && p.slug === '' && isWhitespaceOnly(text, p.start, p.end);
+    const leadingBlank = merged.length === 0 && p.leading && p.piece === 1 && isWhitespaceOnly(text, p.start, p.end);
     p.wantsNext = p.bytes < minBytes || leadingBlank;
     merged.push(p);
   }
@@ -340,13 +367,16 @@ export function splitSections(text: string, structure: MarkdownStructure, option
 
   // Ids, and the headings inside each section. The k-th piece of a heading's text is
   // slug~k (a piece merged into a neighbour has no id of its own). Heading slugs are unique
-  // and hold no '~', so ids can only meet when the leading part ('') and a heading whose
-  // slug is '' (an emoji-only heading) both exist: a taken id becomes slug~N, N one above
-  // the largest N given to that slug so far.
+  // and hold no '~', so heading ids can only meet when the leading part ('') and a heading
+  // whose slug is '' (an emoji-only heading) both exist: a taken id becomes slug~N, N one
+  // above the largest N given to that slug so far. The leading part's first piece is ''; its
+  // k-th is name~k (name: the slug of its name, '' without one), given after every other id
+  // so that it never takes a heading's: a taken one, or one not above the previous leading
+  // piece's, becomes name~N with the next N free.
   const seen = new Set<string>();
   const largest = new Map<string, number>();
-  let next = 0;
-  return merged.map((p) => {
+  const ids: string[] = merged.map((p) => {
+    if (p.leading && p.piece > 1) return '';
     let n = p.piece;
     let id = n === 1 ? p.slug : `${p.slug}~${n}`;
     while (seen.has(id)) {
@@ -355,18 +385,33 @@ export function splitSections(text: string, structure: MarkdownStructure, option
     }
     seen.add(id);
     largest.set(p.slug, Math.max(n, largest.get(p.slug) ?? 1));
+    return id;
+  });
+  let leadingN = 1;
+  merged.forEach((p, i) => {
+    if (!(p.leading && p.piece > 1)) return;
+    const base = p.trail.length === 0 ? '' : slugOf(p.trail[0] as string);
+    let n = Math.max(p.piece, leadingN + 1);
+    while (seen.has(`${base}~${n}`)) n++;
+    ids[i] = `${base}~${n}`;
+    seen.add(ids[i] as string);
+    leadingN = n;
+  });
+  let next = 0;
+  return merged.map((p, i) => {
     const first = next;
     while (next < headings.length && (headings[next] as Heading).start < p.end) next++;
     return {
       start: p.start,
       end: p.end,
-      slug: id,
+      slug: ids[i] as string,
       trail: p.trail,
       headings: headings.slice(first, next).map((h) => h.text),
+      leading: p.leading,
     };
   });
 }
 
 function part(start: number, end: number, slug: string, trail: readonly string[], own: number): Part {
-  return { start, end, slug, trail, own, lead: false, bytes: 0, wantsNext: false, piece: 1 };
+  return { start, end, slug, trail, own, lead: false, bytes: 0, wantsNext: false, piece: 1, leading: false };
 }

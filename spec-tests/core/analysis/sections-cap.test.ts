@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { ContextError } from '../../../lib/errors.js';
 import { parseMarkdown, type Heading } from '../../../lib/core/analysis/markdown.js';
 import { splitSections, utf8Length, type Section, type SectionOptions } from '../../../lib/core/analysis/sections.js';
+import { slugOf } from '../../../lib/core/analysis/slugger.js';
 
 const CAP = 3072;
 const RULES: SectionOptions = { splitLevel: 2, minBytes: 512, maxBytes: CAP };
@@ -24,9 +25,12 @@ const base = (id: string): string => id.replace(/~[0-9]+$/u, '');
 /** The invariants every document must meet; returns the first broken one, or null. */
 function broken(text: string, sections: readonly Section[], options: SectionOptions): string | null {
   const cap = options.maxBytes ?? Number.POSITIVE_INFINITY;
-  if (sections.length === 0 || sections[0]?.start !== 0 || sections[sections.length - 1]?.end !== text.length) return 'not tiled at the ends';
+  const structure = parseMarkdown(text, { headingIds: true });
+  // The sections tile the body: the text after the front matter.
+  const bodyStart = structure.frontMatter?.end ?? 0;
+  if (sections.length === 0 || sections[0]?.start !== bodyStart || sections[sections.length - 1]?.end !== text.length) return 'not tiled at the ends';
   for (let i = 1; i < sections.length; i++) if (sections[i]?.start !== sections[i - 1]?.end) return `gap or overlap before section ${i}`;
-  if (text.length > 0 && sections.some((s) => s.end <= s.start)) return 'an empty section';
+  if (text.length > bodyStart && sections.some((s) => s.end <= s.start)) return 'an empty section';
   const over = sections.find((s) => utf8Length(text, s.start, s.end) > cap);
   if (over !== undefined) return `a section of ${utf8Length(text, over.start, over.end)} bytes over the cap ${cap}`;
   const ids = sections.map((s) => s.slug);
@@ -37,20 +41,30 @@ function broken(text: string, sections: readonly Section[], options: SectionOpti
     if (c >= 0xdc00 && c <= 0xdfff && (text.charCodeAt(s.start - 1) & 0xfc00) === 0xd800) return `a cut inside a surrogate pair at ${s.start}`;
   }
   // Trails kept: a section addressed by a heading's slug carries that heading's trail and starts at or after it.
-  const headings = parseMarkdown(text, { headingIds: true }).headings;
-  for (const s of sections) {
+  // The leading part's pieces come first, named by the page: '' then name~k, trail [name] or [].
+  const headings = structure.headings;
+  const leading = sections.filter((s) => s.leading);
+  if (sections.slice(0, leading.length).some((s) => !s.leading)) return 'leading pieces not first';
+  for (const [i, s] of leading.entries()) {
+    const name = s.trail[0];
+    if (s.trail.length > 1 || (name !== undefined && (name === '' || (Array.from(name).length > 80 && name !== structure.frontMatter?.title)))) return `leading trail ${JSON.stringify(s.trail)}`;
+    if (i === 0 ? s.slug !== '' : base(s.slug) !== (name === undefined ? '' : slugOf(name))) return `leading id ${s.slug} for ${JSON.stringify(s.trail)}`;
+  }
+  for (const s of sections.slice(leading.length)) {
     const b = base(s.slug);
     if (b === '' && s.trail.length === 0) continue;
     const h = headings.find((x: Heading) => x.slug === b);
     if (h === undefined) return `no heading for id ${s.slug}`;
     if (s.trail[s.trail.length - 1] !== h.text || s.start < h.start) return `trail or place wrong for ${s.slug}`;
   }
-  // Pieces of one heading are numbered up in document order: ~2, ~3, ...
+  // Pieces of one heading (or of the leading part) are numbered up in document order: ~2, ~3, ...
   const last = new Map<string, number>();
-  for (const id of ids) {
+  for (const s of sections) {
+    const id = s.slug;
+    const key = `${s.leading ? 'leading' : 'heading'}#${base(id)}`;
     const n = id === base(id) ? 1 : Number(id.slice(base(id).length + 1));
-    if (n <= (last.get(base(id)) ?? 0)) return `id ${id} out of order`;
-    last.set(base(id), n);
+    if (n <= (last.get(key) ?? 0)) return `id ${id} out of order`;
+    last.set(key, n);
   }
   // Headings are counted once.
   if (JSON.stringify(sections.flatMap((s) => s.headings)) !== JSON.stringify(headings.map((h) => h.text))) return 'headings lost or repeated';
@@ -66,11 +80,15 @@ function check(t: Test, text: string, options: SectionOptions = RULES): Section[
 
 const paragraph = (i: number): string => `Paragraph ${i} says something about the topic at hand, with enough words to be a real paragraph of prose.\n\n`;
 
-t.test('a huge heading-less page: cut between paragraphs, ids "", ~2, ~3, ...', async (t) => {
+t.test('a huge heading-less page: cut between paragraphs, named by its first line: ids "", name~2, name~3, ...', async (t) => {
   const text = Array.from({ length: 3000 }, (_, i) => paragraph(i)).join('');
   const sections = check(t, text);
   t.ok(sections.length >= Math.ceil(utf8Length(text, 0, text.length) / CAP), `${sections.length} sections`);
-  t.same(sections.slice(0, 3).map((s) => s.slug), ['', '~2', '~3']);
+  const name = 'Paragraph 0 says something about the topic at hand, with enough words to be a…';
+  t.ok(Array.from(name).length <= 80, 'the first line, cut at a space to at most 80 code points with the ellipsis');
+  t.ok(sections.every((s) => s.trail.length === 1 && s.trail[0] === name), 'every piece carries the name as its trail');
+  const slug = 'paragraph-0-says-something-about-the-topic-at-hand-with-enough-words-to-be-a';
+  t.same(sections.slice(0, 3).map((s) => s.slug), ['', `${slug}~2`, `${slug}~3`]);
   const blocks = new Set(parseMarkdown(text).blocks);
   t.ok(sections.slice(1).every((s) => blocks.has(s.start)), 'every cut is at the start of a paragraph');
   t.ok(sections.slice(0, -1).every((s) => utf8Length(text, s.start, s.end) > CAP - paragraph(9999).length), 'pieces are as long as they can be');

@@ -4,7 +4,8 @@
 // structure and sections": split at top-level headings of level <= splitLevel; a section
 // under minBytes (UTF-8) joins the one before it, a small first section the one after it,
 // keeping the first part's slug and trail; whitespace-only leading parts count as tiny;
-// the sections tile the text.
+// the sections tile the body (the text after any front matter); a leading part is named by
+// the page (its first line here; section-names.test.ts has the rest).
 
 import t from 'tap';
 import fc from 'fast-check';
@@ -18,15 +19,15 @@ const view = (text: string, sections: Section[]) =>
   sections.map((s) => ({ text: text.slice(s.start, s.end), slug: s.slug, trail: s.trail, headings: s.headings }));
 
 t.test('no split heading: one section, the whole text, slug ""', async (t) => {
-  t.same(split(''), [{ start: 0, end: 0, slug: '', trail: [], headings: [] }], 'even an empty text has one section');
+  t.same(split(''), [{ start: 0, end: 0, slug: '', trail: [], headings: [], leading: true }], 'even an empty text has one section');
   const text = 'Just text.\n\n### Deep heading\n\nmore\n';
-  t.same(view(text, split(text)), [{ text, slug: '', trail: [], headings: ['Deep heading'] }], 'h3 does not split at level 2');
+  t.same(view(text, split(text)), [{ text, slug: '', trail: ['Just text.'], headings: ['Deep heading'] }], 'h3 does not split at level 2');
 });
 
 t.test('split at headings of level <= splitLevel; trail = enclosing headings; headings = all inside', async (t) => {
   const text = 'lead\n# Guide\nintro\n## Install\nsteps\n### From source\nbuild\n## Use\nrun\n# Reference\n## Install\nx\n';
   t.same(view(text, split(text)), [
-    { text: 'lead\n', slug: '', trail: [], headings: [] },
+    { text: 'lead\n', slug: '', trail: ['lead'], headings: [] },
     { text: '# Guide\nintro\n', slug: 'guide', trail: ['Guide'], headings: ['Guide'] },
     { text: '## Install\nsteps\n### From source\nbuild\n', slug: 'install', trail: ['Guide', 'Install'], headings: ['Install', 'From source'] },
     { text: '## Use\nrun\n', slug: 'use', trail: ['Guide', 'Use'], headings: ['Use'] },
@@ -39,7 +40,7 @@ t.test('split at headings of level <= splitLevel; trail = enclosing headings; he
     'splitLevel 1: only h1',
   );
   const skip = '### Deep\n## Mid\n';
-  t.same(split(skip).map((s) => s.trail), [[], ['Mid']], 'a deeper heading before is no ancestor');
+  t.same(split(skip).map((s) => s.trail), [['Deep'], ['Mid']], 'a deeper heading before is no ancestor (it names the leading part)');
   const ancestors = '# A\n### a3\n## B\n';
   t.same(split(ancestors)[1]?.trail, ['A', 'B'], 'ancestors of any smaller level, deeper siblings popped');
 });
@@ -67,9 +68,13 @@ t.test('merge: a small first section joins the one after it and keeps its own sl
   const text = `---\ntitle: T\n---\n# Title\n${big}## Next\n${big}`;
   const sections = split(text, { splitLevel: 2, minBytes: 512 });
   t.same(view(text, sections).map((s) => [s.slug, s.trail, s.headings]), [
-    ['', [], ['Title']],
+    ['title', ['Title'], ['Title']],
     ['next', ['Title', 'Next'], ['Next']],
-  ], 'front matter (the leading part) absorbs the first heading section');
+  ], 'front matter is no part: the body starts with the first heading');
+  t.equal(sections[0]?.start, text.indexOf('# Title'), 'the first section starts where the front matter ends');
+  const spaced = `---\ntitle: T\n---\n\n# Title\n${big}`;
+  t.same(split(spaced, { splitLevel: 2, minBytes: 512 }).map((s) => [s.start, s.slug, s.trail]), [[spaced.indexOf('\n# Title'), '', ['T']]],
+    'a blank line after the front matter is a leading part, named by the title, that takes in the heading after it');
   const smallHead = `# Small\nx\n## Big\n${big}`;
   t.same(split(smallHead, { splitLevel: 2, minBytes: 512 }).map((s) => [s.slug, s.headings]), [['small', ['Small', 'Big']]]);
   t.same(split('# a\n## b\n', { splitLevel: 2, minBytes: 512 }).map((s) => s.slug), ['a'], 'all small: one section remains');
@@ -78,6 +83,7 @@ t.test('merge: a small first section joins the one after it and keeps its own sl
 t.test('whitespace-only leading parts count as tiny, whatever minBytes', async (t) => {
   const text = '\n\n# Title\nbody\n';
   t.same(split(text, { splitLevel: 2, minBytes: 0 }).map((s) => [s.start, s.end, s.slug]), [[0, text.length, '']]);
+  t.same(split(text, { splitLevel: 2, minBytes: 0 })[0]?.trail, ['Title'], 'it is named by its first line of text: the heading');
   const bom = '\ufeff# Title\n';
   t.same(split(bom, { splitLevel: 2, minBytes: 0 }).map((s) => [s.start, s.slug]), [[0, 'title']], 'a BOM belongs to the first line');
 });
@@ -106,8 +112,9 @@ t.test('options and structure are validated', async (t) => {
   t.throws(() => splitSections('', structure, { splitLevel: 2, minBytes: 0 }), ContextError, 'a structure from another text');
 });
 
-// Tiling for random documents: concatenating the sections gives the text back, starts at 0,
-// each end is the next start, and every section is non-empty unless the text is.
+// Tiling for random documents: concatenating the sections gives the body (the text after
+// any front matter) back, starts where it starts, each end is the next start, every section
+// is non-empty unless the body is, and ids are unique.
 const piece = fc.constantFrom(
   '# H1\n', '## H2\n', '### H3\n', 'Setext\n===\n', 'Two\n---\n', 'text line é 😀\n', '\n', '```\n## in code\n```\n',
   '> ## quoted\n', '- ## item\n', '---\ntitle: x\n---\n', 'x'.repeat(300) + '\n', '\r\n', '# dup\n', '<div>\n# html\n</div>\n',
@@ -121,10 +128,12 @@ t.test('sections tile the text exactly (random documents and options)', async (t
     fc.property(randomDoc, randomOptions, (text, options) => {
       const sections = split(text, options);
       checked++;
-      if (sections.length === 0 || sections[0]?.start !== 0 || sections[sections.length - 1]?.end !== text.length) return false;
+      const bodyStart = parseMarkdown(text).frontMatter?.end ?? 0;
+      if (sections.length === 0 || sections[0]?.start !== bodyStart || sections[sections.length - 1]?.end !== text.length) return false;
       for (let i = 1; i < sections.length; i++) if (sections[i]?.start !== sections[i - 1]?.end) return false;
-      if (sections.map((s) => text.slice(s.start, s.end)).join('') !== text) return false;
-      if (text.length > 0 && sections.some((s) => s.end <= s.start)) return false;
+      if (sections.map((s) => text.slice(s.start, s.end)).join('') !== text.slice(bodyStart)) return false;
+      if (text.length > bodyStart && sections.some((s) => s.end <= s.start)) return false;
+      if (new Set(sections.map((s) => s.slug)).size !== sections.length) return false;
       // Every section but a lone one is at least minBytes (the merge policy's guarantee).
       if (sections.length > 1 && sections.some((s) => utf8Length(text, s.start, s.end) < options.minBytes)) return false;
       // Headings are counted once: the sections' heading lists add up to the document's.

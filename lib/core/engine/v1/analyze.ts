@@ -1,8 +1,11 @@
 // One document -> its units (the whole file, or its sections) with everything the index
 // stores of each: address in the text, heading trail, token and word counts, and term
-// frequencies per field. Fields of a unit: body (its text after any front matter),
-// headings (its own headings and the trail above it), title (the file's front-matter
-// title), path (the file's path without its extension).
+// frequencies per field. Sections tile the document's body: front matter is no section's
+// content (its title is every unit's title field); a whole-file unit is the whole document,
+// as its resource context://CACHE/PATH reads it, but its body field skips the front matter. Fields of a unit: body (its text), headings (its
+// own headings and the trail above it; a leading part's trail names the page and is no
+// heading), title (the file's front-matter title), path (the file's path without its
+// extension).
 
 import { parseMarkdown } from '../../analysis/markdown.js';
 import { splitSections } from '../../analysis/sections.js';
@@ -64,7 +67,7 @@ export function analyzeDocument(
   const titleTerms = title === null ? [] : counter.termIdsOf(title);
   const parts =
     granularity === 'file'
-      ? [{ start: 0, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text) }]
+      ? [{ start: 0, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text), leading: false }]
       : splitSections(text, structure, {
           splitLevel: SECTION_RULES.split_level,
           minBytes: SECTION_RULES.min_bytes,
@@ -80,15 +83,16 @@ export function analyzeDocument(
       lastTrailTokens = part.trail.length > 0 ? countTokens(trailLine(part.trail)) : 0;
     }
     const bodyFrom = Math.max(part.start, bodyStart);
-    const bodyTo = Math.max(part.end, bodyStart);
-    // When the body is the whole unit (no front matter in it), the raw tokens its terms come
-    // from are the unit's too, and a counter that can step over words is given them.
-    const words = countTokens.words !== undefined && bodyFrom === part.start && bodyTo === part.end ? unitWords : null;
-    counter.count(text, BODY, bodyFrom, bodyTo, words);
+    // When the body is the whole unit (a section, or a file without front matter), the raw
+    // tokens its terms come from are the unit's too, and a counter that can step over words
+    // is given them.
+    const words = countTokens.words !== undefined && bodyFrom === part.start ? unitWords : null;
+    counter.count(text, BODY, bodyFrom, part.end, words);
     // The trail's last entry is the section's own heading, already among its headings,
     // except in the second and later pieces of a heading's text (slug~k), which hold no
-    // heading of their own but still belong under it.
-    const above = part.slug.includes('~') ? part.trail : part.trail.slice(0, -1);
+    // heading of their own but still belong under it. A leading part's trail is the page's
+    // name (its title, already the title field, or its first line, already body text).
+    const above = part.leading ? [] : part.slug.includes('~') ? part.trail : part.trail.slice(0, -1);
     for (const h of above) counter.count(h, HEADINGS);
     for (const h of part.headings) counter.count(h, HEADINGS);
     counter.countTerms(titleTerms, TITLE);

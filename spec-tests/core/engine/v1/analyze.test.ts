@@ -7,7 +7,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveText } from '../../../../lib/core/operations/api.js';
+import { documentText, resolveText } from '../../../../lib/core/operations/api.js';
 import { buildV1, manifestOf, matchFields, type Match, unitsOf, type UnitRow } from './fixture.js';
 
 const para = (words: string, n = 12): string => `${Array.from({ length: n }, () => words).join(' ')}\n`;
@@ -37,7 +37,11 @@ t.test('issue 9 "Sections": ids path#slug (GitHub slugs, unique in the file), tr
   const units = unitsIn(unitsOf(cache), 'docs/Guide.md');
   t.equal(summary.unitCount, units.length);
   t.same(units.map((u) => u.slug), ['', 'guide', 'usage', 'usage-1', 'ünïcode-heading--more'], 'the opening text has no slug; a repeated heading gets -1');
-  t.same(units.map((u) => u.trail), [[], ['Guide'], ['Guide', 'Usage'], ['Guide', 'Usage'], ['Guide', 'Ünïcode Heading & More!']], 'the headings above and at each section');
+  t.same(
+    units.map((u) => u.trail),
+    [['An opening paragraph before any heading explains what this page covers in…'], ['Guide'], ['Guide', 'Usage'], ['Guide', 'Usage'], ['Guide', 'Ünïcode Heading & More!']],
+    'the headings above and at each section; the opening text is named by its first line (no front matter here), cut to 80 characters',
+  );
   t.notOk(units.some((u) => u.slug.includes('not-a-heading')), 'a # line inside fenced code is not a heading');
   const answer = JSON.parse(resolveText(cache, 'usage', 100000, 'json', undefined, undefined, true)) as { documents: { id: string; path: string; trail: string[]; merged?: { id: string }[] }[] };
   // Adjacent selected sections come as one entry that lists them (docs/engine.md "merged entries").
@@ -121,6 +125,49 @@ t.test('docs/engine.md "What is ranked": fields of a unit — path without exten
   t.same(why('md'), [], 'the extension is not a path word');
   t.same(why('growing'), [['grow', { body: 1, headings: 1 }]]);
   t.same(why('lime'), [['lime', { body: 1 }]]);
+});
+
+// Issue 43 item 4: "front matter is printed and counted as content" and "headingless pages
+// get ids like page.md#~3 with an empty trail although their front matter has a title".
+// Units tile the body (docs/engine.md "Sections"): no answer prints front matter or pays for
+// it, and a headingless page's units are named by its title: trail [title], ids from it.
+t.test('issue 43: front matter is neither printed nor counted; a headingless page is named by its title', async (t) => {
+  const front = '---\ntitle: Kiwi Handbook\ndescription: Everything about kiwis and their care\n---\n';
+  const intro = `${front}\n${para('Kiwis like lime soil and a sunny spot near the fence.')}\n## Growing\n\n${para('Growing kiwis needs patience.')}`;
+  const long = front + Array.from({ length: 40 }, (_, i) => `Paragraph ${i}: pruning kiwi vines in winter keeps them fruiting well.\n\n`).join('');
+  const dir = t.testdir({ src: { 'intro.md': intro, 'long.md': long } });
+  for (const granularity of ['section', 'file'] as const) {
+    const cache = join(dir, granularity);
+    await buildV1(join(dir, 'src'), cache, { granularity });
+    const all = unitsOf(cache);
+    // The explained answer carries trails; the lean one (the default) prints `under`.
+    const answer = JSON.parse(resolveText(cache, 'kiwi lime pruning', 100000, 'json', undefined, undefined, true)) as { documents: { id: string; content: string; tokens: number; trail?: string[] }[] };
+    const lean = JSON.parse(resolveText(cache, 'kiwi lime pruning', 100000)) as { documents: { id: string; content: string; under?: string }[] };
+    t.ok(answer.documents.length > 0, `${granularity}: an answer`);
+    if (granularity === 'file') {
+      // A whole-file unit is the document, exactly as its resource context://CACHE/PATH reads it.
+      t.ok(['intro.md', 'long.md'].every((p) => unitsIn(all, p).length === 1 && unitsIn(all, p)[0]?.start === 0), 'file units: whole documents');
+      continue;
+    }
+    for (const [path, text] of [['intro.md', intro], ['long.md', long]] as const) {
+      const units = unitsIn(all, path);
+      t.equal(units[0]?.start, front.length, `${path}: the first unit starts where the front matter ends`);
+      t.equal(units.map((u) => text.slice(u.start, u.end)).join(''), text.slice(front.length), `${path}: the units tile the body`);
+    }
+    t.ok(answer.documents.every((d) => !d.content.includes('description:') && !d.content.startsWith('---')), 'no entry prints the front matter');
+    const units = unitsIn(all, 'long.md');
+    t.ok(units.length >= 2, `long.md is cut in ${units.length} units`);
+    t.same(units.map((u) => u.trail), units.map(() => ['Kiwi Handbook']), 'each piece of the headingless page has the trail [title]');
+    t.same(units.map((u) => u.slug), ['', ...units.slice(1).map((_, i) => `kiwi-handbook~${i + 2}`)], 'ids long.md, long.md#kiwi-handbook~2, ...');
+    t.equal(documentText(cache, 'long.md', 'kiwi-handbook~2'), long.slice(units[1]?.start, units[1]?.end), 'a piece is read by its id (MCP resources)');
+    t.equal(documentText(cache, 'long.md', ''), long.slice(front.length, units[0]?.end), 'the first piece by the empty slug, without the front matter');
+    const first = unitsIn(all, 'intro.md')[0];
+    t.same([first?.slug, first?.trail], ['', ['Kiwi Handbook']], 'the text before the first heading is named by the title');
+    const entry = answer.documents.find((d) => d.id === 'intro.md');
+    t.same(entry?.trail, ['Kiwi Handbook'], 'and the explained answer prints that trail');
+    t.equal(lean.documents.find((d) => d.id === 'intro.md')?.under, 'Kiwi Handbook', 'the lean answer too, as under');
+    t.ok(lean.documents.every((d) => !d.content.includes('description:')), 'the lean answer prints no front matter either');
+  }
 });
 
 // "Answers that fit, by default", What to build items 2 and 5: no unit over the cap recorded
