@@ -220,7 +220,10 @@ function nearFirst(
     if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
     const at: number[] = [];
     const which: number[] = [];
-    const slice = text.slice(index.unitStart(u), end);
+    // A document's first unit is read from the document's start: its front matter (which no
+    // unit prints) still says what the page is about, as its title and description.
+    const first = u === 0 || index.unitDoc(u - 1) !== index.unitDoc(u);
+    const slice = text.slice(first ? 0 : index.unitStart(u), end);
     if (code) {
       forEachTermAt(slice, (term, position) => {
         const k = termIndex.get(term);
