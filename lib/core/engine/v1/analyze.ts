@@ -4,7 +4,7 @@
 // headings (its own headings and the trail above it), title (the file's front-matter
 // title), path (the file's path without its extension).
 
-import { parseMarkdown } from '../../analysis/markdown.js';
+import { formatOfPath, parseDocumentAs } from '../../analysis/document.js';
 import { splitSections } from '../../analysis/sections.js';
 import { WordSpans, type TermCounter, type UnitTerms } from '../../analysis/term-counter.js';
 import { countWords } from '../../analysis/text.js';
@@ -57,12 +57,13 @@ export function analyzeDocument(
   counter: TermCounter,
 ): AnalyzedUnit[] {
   // Whole-file units never address a heading: no slugs to compute.
-  const structure = parseMarkdown(text, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
+  const format = formatOfPath(path);
+  const structure = parseDocumentAs(format, text, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
   const bodyStart = structure.frontMatter?.end ?? 0;
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
   const titleTerms = title === null ? [] : counter.termIdsOf(title);
-  const parts =
+  const sections =
     granularity === 'file'
       ? [{ start: 0, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text) }]
       : splitSections(text, structure, {
@@ -71,6 +72,9 @@ export function analyzeDocument(
           maxBytes: SECTION_RULES.max_bytes,
           mergeMaxBytes: SECTION_RULES.merge_max_bytes,
         });
+  // A plain-text file has no headings: its sections are named by the file's name.
+  const fileTrail: readonly string[] = [path.slice(path.lastIndexOf('/') + 1)];
+  const parts = format === 'text' && granularity === 'section' ? sections.map((p) => ({ ...p, trail: fileTrail, headings: p.slug.includes('~') ? [] : fileTrail })) : sections;
   // The sections cut from one heading's text share its trail (one array): counted once.
   let lastTrail: readonly string[] | null = null;
   let lastTrailTokens = 0;
