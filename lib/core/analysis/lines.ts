@@ -86,6 +86,7 @@ export function finishTitles(titles: readonly RawTitle[], makeId: (text: string,
   const max = options.headingBytes;
   if (max !== undefined && !(max >= 4)) throw new RangeError('headingBytes must be at least 4');
   const taken = new Set<string>();
+  const next = new Map<string, number>();
   const headings: Heading[] = [];
   for (const t of titles) {
     const text = flatString(max === undefined ? t.text : boundedHeading(t.text, max));
@@ -93,8 +94,11 @@ export function finishTitles(titles: readonly RawTitle[], makeId: (text: string,
     if (options.slugs) {
       slug = t.id !== null ? t.id.replace(/~/g, '-') : makeId(max === undefined ? t.idText : utf8Prefix(t.idText, max), taken);
       if (taken.has(slug)) {
-        let n = 1;
+        // Where to look next for a free number, per id: a thousand repeated titles cost a
+        // thousand steps, not half a million.
+        let n = next.get(slug) ?? 1;
         while (taken.has(`${slug}-${n}`)) n++;
+        next.set(slug, n + 1);
         slug = `${slug}-${n}`;
       }
       taken.add(slug);
