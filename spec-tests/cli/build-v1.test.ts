@@ -46,7 +46,7 @@ t.test('issue 9: --granularity file|section, --tokenizer, --include/--exclude (r
   const g = await build('g', '--include', 'guide/**', '--include', '*.md', '--exclude', 'drafts/', '--exclude', '**/*.mdx');
   t.match(g.out, /"document_count":2,/);
   t.same(manifestOf(join(dir, 'g')).documents.map((d) => d.path), ['a.md', 'guide/b.md']);
-  t.same(manifestOf(join(dir, 'g')).build_config['sources'], { extensions: ['adoc', 'asciidoc', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: ['guide/**', '*.md'], exclude: ['drafts/', '**/*.mdx'], gitignore: true, hidden: false });
+  t.same(manifestOf(join(dir, 'g')).build_config['sources'], { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: ['guide/**', '*.md'], exclude: ['drafts/', '**/*.mdx'], gitignore: true, hidden: false });
   const v0 = await run(['build', '--engine', 'v0', '--sources', 'docs', '--cache', 'v0'], { cwd: dir });
   t.match(v0.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":3\}\n$/, '--engine v0 is the v0 build (every *.md, v0 stdout)');
   const dflt = await run(['build', '--sources', 'docs', '--cache', 'default'], { cwd: dir });
@@ -148,13 +148,13 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
 // says so (stderr warning, exit 0 with `document_count: 0` is not silent any more) and names
 // the extensions it looked for."
 t.test('a build that finds no document warns on stderr, naming the extensions; exit 0', async (t) => {
-  const dir = t.testdir({ txt: { 'notes.html': 'alpha', '.hidden.md': 'x' }, mdx: { 'a.mdx': '# A\n\nalpha\n' }, docs: { 'a.md': 'alpha' } });
+  const dir = t.testdir({ txt: { 'notes.json': 'alpha', '.hidden.md': 'x' }, mdx: { 'a.mdx': '# A\n\nalpha\n' }, docs: { 'a.md': 'alpha' } });
   const v1 = await run(['build', '--sources', 'txt', '--cache', 'c1'], { cwd: dir });
   t.equal(v1.code, 0);
   t.match(v1.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":0,/);
   t.equal(
     v1.err,
-    'context build: warning: No source file found: engine v1 reads .adoc, .asciidoc, .markdown, .md, .mdx, .rst and .txt files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.\n',
+    'context build: warning: No source file found: engine v1 reads .adoc, .asciidoc, .htm, .html, .markdown, .md, .mdx, .rst and .txt files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.\n',
   );
   const v0 = await run(['build', '--engine', 'v0', '--sources', 'mdx', '--cache', 'c0'], { cwd: dir });
   t.equal(v0.code, 0);

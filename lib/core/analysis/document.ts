@@ -1,10 +1,12 @@
 // One entry point for every format a v1 build reads: the section structure of a document,
 // by the format its path names (../sources/extensions.ts). Markdown and MDX: markdown.ts;
-// reStructuredText: rst.ts; AsciiDoc: asciidoc.ts; plain text: plain-text.ts.
+// reStructuredText: rst.ts; AsciiDoc: asciidoc.ts; plain text: plain-text.ts; HTML: html.ts
+// (whose structure also carries the visible text, what is indexed).
 
 import { formatOfPath, type DocumentFormat } from '../sources/extensions.js';
 import { parseAsciidoc } from './asciidoc.js';
 import { parseMarkdown, type MarkdownOptions, type MarkdownStructure } from './markdown.js';
+import { parseHtml } from './html.js';
 import { parsePlainText } from './plain-text.js';
 import { parseRst } from './rst.js';
 
@@ -22,6 +24,8 @@ export function parseDocumentAs(format: DocumentFormat, text: string, options: M
       return parseAsciidoc(text, common);
     case 'text':
       return parsePlainText(text);
+    case 'html':
+      return parseHtml(text, common);
   }
 }
 

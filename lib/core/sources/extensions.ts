@@ -3,12 +3,14 @@
 // and its glob and gitignore libraries.
 
 /** A document's format: which section reader reads it (docs/engine.md "Sources"). */
-export type DocumentFormat = 'markdown' | 'rst' | 'asciidoc' | 'text';
+export type DocumentFormat = 'markdown' | 'rst' | 'asciidoc' | 'text' | 'html';
 
 /** Extension (lowercase, no dot) -> format. */
 const FORMAT_OF: Readonly<Record<string, DocumentFormat>> = {
   adoc: 'asciidoc',
   asciidoc: 'asciidoc',
+  htm: 'html',
+  html: 'html',
   markdown: 'markdown',
   md: 'markdown',
   mdx: 'markdown',
@@ -28,7 +30,7 @@ export function formatOfPath(path: string): DocumentFormat {
 }
 
 /** The name a build's report counts a format's documents under. */
-export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = { markdown: 'md', rst: 'rst', asciidoc: 'adoc', text: 'txt' };
+export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = { markdown: 'md', rst: 'rst', asciidoc: 'adoc', text: 'txt', html: 'html' };
 
 /** Documents per format, keys in byte order, formats with none left out: `{"adoc":1,"md":12}`. */
 export function formatCounts(paths: Iterable<string>): Record<string, number> {

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { parseAsciidoc } from '../../../lib/core/analysis/asciidoc.js';
+import { parseHtml } from '../../../lib/core/analysis/html.js';
 import { parsePlainText } from '../../../lib/core/analysis/plain-text.js';
 import { parseRst } from '../../../lib/core/analysis/rst.js';
 import type { MarkdownStructure } from '../../../lib/core/analysis/markdown.js';
@@ -17,6 +18,7 @@ const READERS: Array<[string, Reader]> = [
   ['rst', (s) => parseRst(s, { headingBytes: 1024 })],
   ['asciidoc', (s) => parseAsciidoc(s, { headingBytes: 1024 })],
   ['text', parsePlainText],
+  ['html', (s) => parseHtml(s, { headingBytes: 1024 })],
 ];
 
 function checkStructure(text: string, s: MarkdownStructure): boolean {
@@ -37,7 +39,7 @@ function checkStructure(text: string, s: MarkdownStructure): boolean {
 const PIECES = [
   '\n', '\n\n', '\r\n', '\r', ' ', '   ', '\t', 'Title', 'word', 'é', '日本', '\u{1F600}', '=', '====', '-----', '~~~', '::', '.. ', '.. _label:', '.. note::',
   '`', '``', '*', '<', '>', '_', ':', '\\', '[[id]]', '[#id]', '[discrete]', '----', '....', '****', '____', '++++', '////', '|===', '--', '//', '= ', '== ', '###### ',
-  ':idprefix:', ':idseparator: -', '\uFEFF',
+  ':idprefix:', ':idseparator: -', '\uFEFF', '<h1>', '</h1>', '<h2 id="a">', '</h2>', '<script>', '</script>', '<!--', '-->', '<p>', '"', "'", '&amp;', '<',
 ];
 
 t.test('random documents: structures sections.ts accepts, sections that tile', async (t) => {
@@ -75,6 +77,13 @@ const PATHOLOGICAL: Array<[string, string]> = [
   ['1 MB title of < (id generation)', '== ' + fill('<') + '\n'],
   ['1 MB header attribute', ':idprefix:' + fill(' ') + 'x\n== T\n'],
   ['1 MB of blank-separated paragraphs', fill('a\n\n')],
+  ['1 MB of < with no >', fill('<a ')],
+  ['an unclosed script', '<script>' + fill('<h1>x</h1>')],
+  ['an unclosed comment', '<!--' + fill('<h2>x</h2>')],
+  ['headings opened and never closed', fill('<h2>a ')],
+  ['1 MB heading of < inside', '<h1>' + fill('<') + '</h1>'],
+  ['1 MB of headings', fill('<h2>T</h2>\n')],
+  ['1 MB unclosed quoted attribute', '<h1 id="' + fill('a')],
 ];
 
 t.test('pathological 1 MB inputs finish in linear time', async (t) => {

@@ -60,6 +60,7 @@ export function analyzeDocument(
   const format = formatOfPath(path);
   const structure = parseDocumentAs(format, text, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
   const bodyStart = structure.frontMatter?.end ?? 0;
+  const indexText = 'visibleText' in structure ? (structure as { visibleText: string }).visibleText : text;
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
   const titleTerms = title === null ? [] : counter.termIdsOf(title);
@@ -87,8 +88,10 @@ export function analyzeDocument(
     const bodyTo = Math.max(part.end, bodyStart);
     // When the body is the whole unit (no front matter in it), the raw tokens its terms come
     // from are the unit's too, and a counter that can step over words is given them.
-    const words = countTokens.words !== undefined && bodyFrom === part.start && bodyTo === part.end ? unitWords : null;
-    counter.count(text, BODY, bodyFrom, bodyTo, words);
+    const words = countTokens.words !== undefined && bodyFrom === part.start && bodyTo === part.end && indexText === text ? unitWords : null;
+    // HTML: the words indexed are the page's visible text (tags, scripts and styles blanked,
+    // offsets kept); the content printed and counted in tokens stays the source slice.
+    counter.count(indexText, BODY, bodyFrom, bodyTo, indexText === text ? words : null);
     // The trail's last entry is the section's own heading, already among its headings,
     // except in the second and later pieces of a heading's text (slug~k), which hold no
     // heading of their own but still belong under it.

@@ -21,7 +21,7 @@ const FILE_CONFIG = {
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',
-  sources: { extensions: ['adoc', 'asciidoc', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: [], exclude: [], gitignore: true, hidden: false },
+  sources: { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: [], exclude: [], gitignore: true, hidden: false },
   analyzer: {
     name: 'words-identifiers-code',
     version: 2,
@@ -222,11 +222,11 @@ t.test('engine.md: every parameter that shapes an answer is in build_config, so 
   t.equal(new Set(versions).size, variants.length, 'each option gives its own cache_version (glob order included)');
   const section = manifestOf(join(dir, 'c1')).build_config;
   t.same(section['sections'], { split_level: 2, min_bytes: 256, merge_max_bytes: 1024, max_bytes: 2048 }, 'section rules recorded, the cap included ("Answers that fit, by default" item 2: a cap recorded in build_config)');
-  t.same(manifestOf(join(dir, 'c6')).build_config['sources'], { extensions: ['adoc', 'asciidoc', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: ['*.md', 'b.md'], exclude: [], gitignore: true, hidden: false }, 'globs as given, in order');
+  t.same(manifestOf(join(dir, 'c6')).build_config['sources'], { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: ['*.md', 'b.md'], exclude: [], gitignore: true, hidden: false }, 'globs as given, in order');
 });
 
 t.test('engine.md: an empty source tree, and empty documents, build valid caches', async (t) => {
-  const dir = t.testdir({ none: { 'notes.html': 'x' }, empties: { 'a.md': '', 'b.md': '' } });
+  const dir = t.testdir({ none: { 'notes.json': 'x' }, empties: { 'a.md': '', 'b.md': '' } });
   const none = await buildV1(join(dir, 'none'), join(dir, 'c0'));
   t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false, formats: {} });
   t.same(manifestOf(join(dir, 'c0')).files.packs, [], 'no documents, no packs');

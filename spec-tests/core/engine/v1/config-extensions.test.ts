@@ -9,7 +9,7 @@ const OPTIONS: V1Options = { granularity: 'section', tokenizer: 'o200k_base', in
 
 t.test('today\'s set, and the Markdown-only set of older caches', async (t) => {
   const today = buildConfig(OPTIONS) as { sources: { extensions: string[] } };
-  t.same(today.sources.extensions, ['adoc', 'asciidoc', 'markdown', 'md', 'mdx', 'rst', 'txt']);
+  t.same(today.sources.extensions, ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt']);
   const parsed = parseBuildConfig(today);
   t.ok(typeof parsed !== 'string' && parsed.options.extensions === undefined, 'today\'s set: the default');
   const legacy = buildConfig({ ...OPTIONS, extensions: MARKDOWN_EXTENSIONS }) as { sources: { extensions: string[] } };
