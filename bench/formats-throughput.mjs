@@ -2,7 +2,7 @@
 // reader + splitSections (lib/core/analysis) beside Markdown's, on docs-like pages of the same
 // words and shape in each format (issue 46): titles at two levels, paragraphs with inline
 // markup, code blocks (fenced / `::` literal / `----` listing), lists, directives / admonition
-// blocks, ids (`{#id}` / `.. _id:` / `[[id]]`). 2,000 documents of ~9 KB each per format
+// blocks, ids (`{#id}` / `.. _id:` / `[[id]]` / `id=`); HTML's reader also blanks its markup. 2,000 documents of ~9 KB each per format
 // (BENCH_DOCS), held in memory. Prints MB/s per format. Never fails on a timing; not part of
 // `npm test`.
 import { parseDocumentAs } from '../dist/core/analysis/document.js';
@@ -49,6 +49,15 @@ const SHAPES = {
     note: () => `====\nNOTE: ${sentence(r, 6, 8)}\n====\n\n`,
     para: () => `${sentence(r, 8, 12)} *${sentence(r, 1, 3)}* \`${sentence(r, 1, 2)}\`.\n${sentence(r, 8, 12)}.\n\n`,
   }),
+  html: (r, i) => ({
+    top: `<!doctype html><html><head><style>p { margin: 0 }</style></head><body>\n<h1>Document ${i}</h1>\n`,
+    h2: (s) => `<h2 id="id-${i}">${s}</h2>\n`,
+    h3: (s) => `<h3>${s}</h3>\n`,
+    code: () => '<pre><code>' + `run ${sentence(r, 3, 5)}\n`.repeat(4) + '</code></pre>\n',
+    list: () => `<ul>\n<li>${sentence(r, 5, 8)}</li>\n<li>${sentence(r, 5, 8)}</li>\n</ul>\n`,
+    note: () => `<div class="note"><p>${sentence(r, 6, 8)}</p></div>\n<script>track(${i});</script>\n`,
+    para: () => `<p>${sentence(r, 8, 12)} <strong>${sentence(r, 1, 3)}</strong> <code>${sentence(r, 1, 2)}</code> &amp;\n${sentence(r, 8, 12)}.</p>\n`,
+  }),
   text: (r, i) => ({
     top: `Document ${i}\n\n`,
     h2: (s) => `${s}\n\n`,
@@ -79,7 +88,7 @@ function corpus(format) {
 }
 
 const options = { splitLevel: 2, minBytes: 256, maxBytes: 2048, mergeMaxBytes: 1024 };
-for (const format of ['markdown', 'rst', 'asciidoc', 'text']) {
+for (const format of ['markdown', 'rst', 'asciidoc', 'text', 'html']) {
   const docs = corpus(format);
   const bytes = docs.reduce((n, d) => n + d.length, 0);
   let best = Infinity;
