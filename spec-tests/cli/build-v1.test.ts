@@ -20,7 +20,7 @@ t.test('docs/engine.md "Sources": `build` (engine v1 by default) prints one JSON
   const cv = expectedCacheVersion(m.build_config, m.files.packs);
   t.same(r, {
     code: 0,
-    out: `{"cache_version":"${cv}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":[{"path":"bad.md","reason":"content is not UTF-8"}]}\n`,
+    out: `{"cache_version":"${cv}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"formats":{"md":2},"skipped":[{"path":"bad.md","reason":"content is not UTF-8"}]}\n`,
     err: '',
   });
   t.equal(m.created_at, '1970-01-01T00:00:00Z', 'created_at from SOURCE_DATE_EPOCH');
@@ -46,7 +46,7 @@ t.test('issue 9: --granularity file|section, --tokenizer, --include/--exclude (r
   const g = await build('g', '--include', 'guide/**', '--include', '*.md', '--exclude', 'drafts/', '--exclude', '**/*.mdx');
   t.match(g.out, /"document_count":2,/);
   t.same(manifestOf(join(dir, 'g')).documents.map((d) => d.path), ['a.md', 'guide/b.md']);
-  t.same(manifestOf(join(dir, 'g')).build_config['sources'], { extensions: ['markdown', 'md', 'mdx'], include: ['guide/**', '*.md'], exclude: ['drafts/', '**/*.mdx'], gitignore: true, hidden: false });
+  t.same(manifestOf(join(dir, 'g')).build_config['sources'], { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: ['guide/**', '*.md'], exclude: ['drafts/', '**/*.mdx'], gitignore: true, hidden: false });
   const v0 = await run(['build', '--engine', 'v0', '--sources', 'docs', '--cache', 'v0'], { cwd: dir });
   t.match(v0.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":3\}\n$/, '--engine v0 is the v0 build (every *.md, v0 stdout)');
   const dflt = await run(['build', '--sources', 'docs', '--cache', 'default'], { cwd: dir });
@@ -125,7 +125,7 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   const dir = t.testdir({ docs: { 'install.md': '# Install\n\nRun the installer.\n', 'other.md': 'Nothing relevant.' } });
   const built = spawnContext(['build', '--engine', 'v1', '--granularity', 'section', '--sources', 'docs', '--cache', 'c'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   t.equal(built.code, 0, built.err);
-  t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"skipped":\[\]\}\n$/);
+  t.match(built.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base","units":2,"reused":0,"analyzed":2,"unchanged":false,"formats":\{"md":2\},"skipped":\[\]\}\n$/);
   const resolved = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content', '--explain'], { cwd: dir });
   t.equal(resolved.code, 0, resolved.err);
   t.match(resolved.out, /^\{"documents":\[\{"id":"install\.md#install",/, 'the section, stemmed query term');
@@ -148,13 +148,13 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
 // says so (stderr warning, exit 0 with `document_count: 0` is not silent any more) and names
 // the extensions it looked for."
 t.test('a build that finds no document warns on stderr, naming the extensions; exit 0', async (t) => {
-  const dir = t.testdir({ txt: { 'notes.txt': 'alpha', '.hidden.md': 'x' }, mdx: { 'a.mdx': '# A\n\nalpha\n' }, docs: { 'a.md': 'alpha' } });
+  const dir = t.testdir({ txt: { 'notes.json': 'alpha', '.hidden.md': 'x' }, mdx: { 'a.mdx': '# A\n\nalpha\n' }, docs: { 'a.md': 'alpha' } });
   const v1 = await run(['build', '--sources', 'txt', '--cache', 'c1'], { cwd: dir });
   t.equal(v1.code, 0);
   t.match(v1.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":0,/);
   t.equal(
     v1.err,
-    'context build: warning: No source file found: engine v1 reads .markdown, .md and .mdx files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.\n',
+    'context build: warning: No source file found: engine v1 reads .adoc, .asciidoc, .htm, .html, .markdown, .md, .mdx, .rst and .txt files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.\n',
   );
   const v0 = await run(['build', '--engine', 'v0', '--sources', 'mdx', '--cache', 'c0'], { cwd: dir });
   t.equal(v0.code, 0);

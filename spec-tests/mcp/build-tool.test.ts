@@ -213,7 +213,7 @@ t.test('cancelled while it has packs written early, the staging directory is rem
 // sections and o200k_base, and "a build that finds no source file says so": over MCP, as a
 // second text block after the CLI's line (content[0] stays the whole answer).
 t.test('the default build is v1 sections o200k_base; an empty one says so in a second text block', async (t) => {
-  const root = t.testdir({ project: { docs: docs(2), txt: { 'a.txt': 'alpha' } }, caches: {} });
+  const root = t.testdir({ project: { docs: docs(2), txt: { 'a.json': 'alpha' } }, caches: {} });
   const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'd' }), call(2, 'context.build', { sources: 'txt', cache: 'e' })]);
   const [built, empty] = out.filter((l) => l.id !== undefined);
   t.match(built?.result?.content[0]?.text ?? '', /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"engine":"v1","granularity":"section","tokenizer":"o200k_base",/);
@@ -222,7 +222,7 @@ t.test('the default build is v1 sections o200k_base; an empty one says so in a s
   t.notOk(empty?.result?.isError, 'not an error');
   t.equal(
     empty?.result?.content[1]?.text,
-    'No source file found: engine v1 reads .markdown, .md and .mdx files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.',
+    'No source file found: engine v1 reads .adoc, .asciidoc, .htm, .html, .markdown, .md, .mdx, .rst and .txt files (less what include/exclude globs, .gitignore files and hidden folders leave out), so the cache holds 0 documents.',
     'the warning, path-free, as the CLI prints it on stderr',
   );
 });

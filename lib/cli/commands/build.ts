@@ -42,13 +42,13 @@ export const build: Command = {
     about:
       'Compiles the Markdown under a directory into an immutable, content-addressed context cache that resolve, inspect, verify, status and the MCP server read. ' +
       'Everything is read and checked before the cache is written; it appears at once (written beside it, then renamed), so a failed build leaves nothing behind. ' +
-      'Engine v1 (the default) writes an index inside the cache: Markdown and MDX, .gitignore honoured, BM25 ranking with stemming, documents cut into sections no bigger than a fixed cap, token counts exact in o200k_base (docs/engine.md); ' +
+      'Engine v1 (the default) writes an index inside the cache: Markdown and MDX, reStructuredText, AsciiDoc, plain text and HTML, .gitignore honoured, BM25 ranking with stemming, documents cut into sections no bigger than a fixed cap, token counts exact in o200k_base (docs/engine.md); ' +
       'a --force rebuild of a v1 cache reuses what did not change. ' +
       'Engine v0 (--engine v0) is the Context Engine v0 cache, byte for byte with its reference: every *.md file, whole. ' +
       'A build that finds no document still writes its (empty) cache, exits 0 and warns on stderr, naming the extensions it looked for. ' +
       'When stderr is a terminal a progress line is shown there. SOURCE_DATE_EPOCH (seconds) sets the manifest\'s created_at, for byte-identical rebuilds.',
     options: [
-      ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx and .markdown files, skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read wherever they lead (unless --project-root confines them), symlinked folders are not entered.'],
+      ['--sources DIR', 'The folder to compile, relative to the working directory. v0: every file whose name ends in ".md" (case-sensitive), at any depth; v1: .md, .mdx, .markdown, .rst, .adoc, .asciidoc, .txt, .html and .htm files (sections at their headings or section titles; a .txt file is one section named by its file name; HTML is indexed by its visible text, scripts and styles dropped, and printed as its source), skipping hidden ones, node_modules and what .gitignore files exclude. Symlinked files are read wherever they lead (unless --project-root confines them), symlinked folders are not entered.'],
       ['--cache OUT', 'Where to write the cache (a new directory; its parent is created). Refused if OUT exists, unless --force; never the sources folder, the working directory or a folder holding either.'],
       ['--force', 'Replace an existing cache at OUT: only a cache this program wrote (a folder holding a manifest either engine accepts and nothing else but that cache\'s own files) or an empty folder is replaced; a file, a symbolic link or any other folder (one with a file of yours beside a cache\'s files, too) is refused and left as it is. The old cache stays in place until the new one is complete, and is put back if the swap fails.'],
       ['--project-root DIR', 'Confine the build to DIR, as the MCP server confines its builds: the sources must lie inside it (else root_not_allowed, exit 8), a symlinked source whose real path leaves it is skipped and reported, and OUT may not be or hold it.'],
@@ -68,7 +68,7 @@ export const build: Command = {
       'context build --project-root . --sources ./docs --cache ./caches/docs   # symlinks leading out of . are skipped',
     ],
     output:
-      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N,...} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged and the files it skipped, with why). ' +
+      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N,...} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged, formats (documents per format: {"md":N,"rst":N,...}) and the files it skipped, with why). ' +
       'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, OUT is not a cache (or is the sources, the working directory or holds them), or the disk fails; 8 when --project-root does not hold the sources; 1 usage (v1 options with --engine v0, a glob over the limits).',
   },
   async run(argv, io) {

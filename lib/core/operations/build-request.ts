@@ -114,6 +114,7 @@ export async function runBuild(
       reused: summary.reused,
       analyzed: summary.analyzed,
       unchanged: summary.unchanged,
+      formats: summary.formats,
       skipped: summary.skipped.map((s) => ({ path: s.path, reason: s.reason })),
     }) + '\n'
   );

@@ -106,8 +106,8 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
     options.allowSources?.(sources);
     const st = fs.statOrNull(sources);
     if (st === null || !st.isDirectory()) throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
-    const { include, exclude } = manifest.config.options;
-    const listing = listSources(sources, { extensions: DEFAULT_EXTENSIONS, include, exclude, gitignore: true });
+    const { include, exclude, extensions } = manifest.config.options;
+    const listing = listSources(sources, { extensions: extensions ?? DEFAULT_EXTENSIONS, include, exclude, gitignore: true });
     const found = new Map<string, string>();
     const skipped: SkippedSource[] = [...listing.skipped];
     for (const path of listing.files) {

@@ -1,5 +1,45 @@
-// The file extensions a v1 build takes as documents by default (Markdown and MDX). A module
-// of its own so that readers of build_config (resolve, load) need not load the walk and its
-// glob and gitignore libraries.
+// The file extensions a v1 build takes as documents by default, and the format each names.
+// A module of its own so that readers of build_config (resolve, load) need not load the walk
+// and its glob and gitignore libraries.
 
-export const DEFAULT_EXTENSIONS: readonly string[] = ['markdown', 'md', 'mdx'];
+/** A document's format: which section reader reads it (docs/engine.md "Sources"). */
+export type DocumentFormat = 'markdown' | 'rst' | 'asciidoc' | 'text' | 'html';
+
+/** Extension (lowercase, no dot) -> format. */
+const FORMAT_OF: Readonly<Record<string, DocumentFormat>> = {
+  adoc: 'asciidoc',
+  asciidoc: 'asciidoc',
+  htm: 'html',
+  html: 'html',
+  markdown: 'markdown',
+  md: 'markdown',
+  mdx: 'markdown',
+  rst: 'rst',
+  txt: 'text',
+};
+
+/** Sorted by UTF-8 byte order (build_config records them so). */
+export const DEFAULT_EXTENSIONS: readonly string[] = Object.keys(FORMAT_OF).sort();
+
+/** The format of a path by its extension (any case); a path whose extension is none of them is read as Markdown. */
+export function formatOfPath(path: string): DocumentFormat {
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  if (dot <= slash + 1) return 'markdown';
+  return FORMAT_OF[path.slice(dot + 1).toLowerCase()] ?? 'markdown';
+}
+
+/** The name a build's report counts a format's documents under. */
+export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = { markdown: 'md', rst: 'rst', asciidoc: 'adoc', text: 'txt', html: 'html' };
+
+/** Documents per format, keys in byte order, formats with none left out: `{"adoc":1,"md":12}`. */
+export function formatCounts(paths: Iterable<string>): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of paths) {
+    const name = FORMAT_NAMES[formatOfPath(p)];
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const out: Record<string, number> = {};
+  for (const k of [...counts.keys()].sort()) out[k] = counts.get(k) as number;
+  return out;
+}

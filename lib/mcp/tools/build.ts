@@ -140,9 +140,10 @@ export const buildTool: Tool = {
   name: 'context.build',
   title: 'Build a context cache',
   description:
-    'Build (index) a context cache from a folder of Markdown in this project, so that context.resolve can answer from it. ' +
+    'Build (index) a context cache from a folder of documentation in this project, so that context.resolve can answer from it. ' +
     'sources is a folder inside the server\'s project root; cache is the name to give the cache under the cache root ' +
-    '(then context.list_caches shows it). The default engine "v1" ranks sections of Markdown and MDX (BM25, stemming; granularity ' +
+    '(then context.list_caches shows it). The default engine "v1" reads Markdown and MDX (.md, .mdx, .markdown), reStructuredText (.rst), AsciiDoc (.adoc, .asciidoc), plain text (.txt) and HTML (.html, .htm: visible text indexed, source printed), ' +
+    'ranks their sections (BM25, stemming; granularity ' +
     '"section" by default, or "file") and counts tokens exactly (tokenizer "o200k_base" by default, "cl100k_base", or the estimate "bytes4"); ' +
     `include/exclude globs pick files (at most ${MAX_GLOBS} of each, each at most ${MAX_GLOB_BYTES} bytes). ` +
     'engine "v0" is the Context Engine v0 reference cache (every .md file, whole) and takes none of those options. ' +
@@ -187,6 +188,8 @@ export const buildTool: Tool = {
       reused: COUNT,
       analyzed: COUNT,
       unchanged: BOOLEAN,
+      // Documents per format ({"md":12,"rst":3}): the names are the formats the build read.
+      formats: { type: 'object', additionalProperties: COUNT },
       skipped: arrayOf(objectOf({ path: STRING, reason: STRING })),
     }),
   ),

@@ -10,7 +10,7 @@ import { buildCacheV1 } from '../../../lib/core/engine/v1/build.js';
 const CREATED_AT = '2026-01-01T00:00:00Z';
 
 async function v1Cache(t: Test): Promise<{ src: string; cache: string }> {
-  const dir = t.testdir({ caches: {}, docs: { 'a.md': '# A\n\nalpha\n', 'b.md': '# B\n\nbeta\n', sub: { 'c.md': 'gamma\n' }, 'skip.txt': 'not markdown' } });
+  const dir = t.testdir({ caches: {}, docs: { 'a.md': '# A\n\nalpha\n', 'b.md': '# B\n\nbeta\n', sub: { 'c.md': 'gamma\n' }, 'skip.json': 'not a document' } });
   const src = join(dir, 'docs');
   const cache = join(dir, 'caches', 'docs');
   await buildCacheV1({ sources: src, cache, force: false, createdAt: CREATED_AT, options: { granularity: 'file', tokenizer: 'bytes4', include: [], exclude: [] } });

@@ -11,13 +11,14 @@ import { DEFAULT_EXTENSIONS, listSources, type SourceOptions } from '../../../li
 const OPTIONS: SourceOptions = { extensions: DEFAULT_EXTENSIONS, include: [], exclude: [], gitignore: true };
 const list = (root: string, o: Partial<SourceOptions> = {}): readonly string[] => listSources(root, { ...OPTIONS, ...o }).files;
 
-t.test('engine.md "Sources": Markdown and MDX (.md, .mdx, .markdown, any case) and nothing else', async (t) => {
+t.test('engine.md "Sources": Markdown, MDX, reStructuredText, AsciiDoc, plain text and HTML (any case) and nothing else', async (t) => {
   const root = t.testdir({
     'a.md': 'x', 'B.MD': 'x', 'c.Mdx': 'x', 'd.markdown': 'x', 'e.MARKDOWN': 'x',
-    'f.txt': 'x', 'g.md.txt': 'x', README: 'x', 'h.mkd': 'x', 'i.rst': 'x', 'md': 'x', 'x.md.bak': 'x',
+    'f.txt': 'x', 'g.md.txt': 'x', README: 'x', 'h.mkd': 'x', 'i.rst': 'x', 'j.ADOC': 'x', 'k.asciidoc': 'x', 'l.html': 'x', 'm.rest': 'x', 'n.xhtml': 'x', 'md': 'x', 'x.md.bak': 'x',
     'dir.md': { 'inner.md': 'x' },
   });
-  t.same(list(root), ['B.MD', 'a.md', 'c.Mdx', 'd.markdown', 'dir.md/inner.md', 'e.MARKDOWN'], 'a directory named *.md is walked, not read');
+  t.same(list(root), ['B.MD', 'a.md', 'c.Mdx', 'd.markdown', 'dir.md/inner.md', 'e.MARKDOWN', 'f.txt', 'g.md.txt', 'i.rst', 'j.ADOC', 'k.asciidoc', 'l.html'], 'a directory named *.md is walked, not read');
+  t.same(list(root, { extensions: ['markdown', 'md', 'mdx'] }), ['B.MD', 'a.md', 'c.Mdx', 'd.markdown', 'dir.md/inner.md', 'e.MARKDOWN'], 'the set a cache records is the set walked');
   t.same(listSources(root, OPTIONS).skipped, [], 'files of other types are not sources, and not "skipped" either');
 });
 

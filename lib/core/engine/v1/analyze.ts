@@ -7,7 +7,7 @@
 // heading), title (the file's front-matter title), path (the file's path without its
 // extension).
 
-import { parseMarkdown } from '../../analysis/markdown.js';
+import { formatOfPath, parseDocumentAs } from '../../analysis/document.js';
 import { splitSections } from '../../analysis/sections.js';
 import { WordSpans, type TermCounter, type UnitTerms } from '../../analysis/term-counter.js';
 import { countWords } from '../../analysis/text.js';
@@ -60,12 +60,14 @@ export function analyzeDocument(
   counter: TermCounter,
 ): AnalyzedUnit[] {
   // Whole-file units never address a heading: no slugs to compute.
-  const structure = parseMarkdown(text, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
+  const format = formatOfPath(path);
+  const structure = parseDocumentAs(format, text, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
   const bodyStart = structure.frontMatter?.end ?? 0;
+  const indexText = 'visibleText' in structure ? (structure as { visibleText: string }).visibleText : text;
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
   const titleTerms = title === null ? [] : counter.termIdsOf(title);
-  const parts =
+  const sections =
     granularity === 'file'
       ? [{ start: 0, end: text.length, slug: '', trail: [] as readonly string[], headings: structure.headings.map((h) => h.text), leading: false }]
       : splitSections(text, structure, {
@@ -74,6 +76,9 @@ export function analyzeDocument(
           maxBytes: SECTION_RULES.max_bytes,
           mergeMaxBytes: SECTION_RULES.merge_max_bytes,
         });
+  // A plain-text file has no headings: its sections are named by the file's name.
+  const fileTrail: readonly string[] = [path.slice(path.lastIndexOf('/') + 1)];
+  const parts = format === 'text' && granularity === 'section' ? sections.map((p) => ({ ...p, trail: fileTrail, headings: p.slug.includes('~') ? [] : fileTrail })) : sections;
   // The sections cut from one heading's text share its trail (one array): counted once.
   let lastTrail: readonly string[] | null = null;
   let lastTrailTokens = 0;
@@ -83,11 +88,14 @@ export function analyzeDocument(
       lastTrailTokens = part.trail.length > 0 ? countTokens(trailLine(part.trail)) : 0;
     }
     const bodyFrom = Math.max(part.start, bodyStart);
+    const bodyTo = Math.max(part.end, bodyStart);
     // When the body is the whole unit (a section, or a file without front matter), the raw
     // tokens its terms come from are the unit's too, and a counter that can step over words
     // is given them.
-    const words = countTokens.words !== undefined && bodyFrom === part.start ? unitWords : null;
-    counter.count(text, BODY, bodyFrom, part.end, words);
+    const words = countTokens.words !== undefined && bodyFrom === part.start && bodyTo === part.end && indexText === text ? unitWords : null;
+    // HTML: the words indexed are the page's visible text (tags, scripts and styles blanked,
+    // offsets kept); the content printed and counted in tokens stays the source slice.
+    counter.count(indexText, BODY, bodyFrom, bodyTo, words);
     // The trail's last entry is the section's own heading, already among its headings,
     // except in the second and later pieces of a heading's text (slug~k), which hold no
     // heading of their own but still belong under it. A leading part's trail is the page's

@@ -27,6 +27,7 @@ import type { ProgressListener } from '../../store/progress.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
+import { formatCounts } from '../../sources/extensions.js';
 import type { AnalyzedDocument } from './assemble.js';
 import { EarlyPacks } from './early-packs.js';
 import type { BatchItem, BatchResult } from './batch.js';
@@ -95,6 +96,8 @@ export interface V1BuildSummary {
   readonly reused: number;
   readonly analyzed: number;
   readonly unchanged: boolean;
+  /** Documents per format (`md`, `rst`, `adoc`, `txt`), formats with none left out, keys sorted. */
+  readonly formats: Readonly<Record<string, number>>;
 }
 
 /** The sources root as seen from the cache directory, `/`-separated (null if none exists). */
@@ -340,6 +343,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       reused: files.length,
       analyzed: 0,
       unchanged: true,
+      formats: formatCounts(files),
     };
   }
 
@@ -556,6 +560,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       reused,
       analyzed: documents.length - reused,
       unchanged,
+      formats: formatCounts(documents.map((d) => d.path)),
     });
     // Same configuration, same packs, every one of them intact: the cache already is what a
     // full build would write (bar created_at). Leave it; refresh the stamps so the next

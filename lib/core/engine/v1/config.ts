@@ -59,7 +59,15 @@ export interface V1Options {
   readonly include: readonly string[];
   /** --exclude globs, as given (order kept). */
   readonly exclude: readonly string[];
+  /**
+   * The file extensions taken (absent: DEFAULT_EXTENSIONS, what a build writes today). A cache
+   * built before other formats were read records Markdown's alone, and is still read.
+   */
+  readonly extensions?: readonly string[];
 }
+
+/** The extension set caches recorded before reStructuredText, AsciiDoc and plain text were read (issue 46). */
+export const MARKDOWN_EXTENSIONS: readonly string[] = ['markdown', 'md', 'mdx'];
 
 export interface V1Config {
   readonly options: V1Options;
@@ -73,7 +81,7 @@ export function buildConfig(options: V1Options): Json {
     engine: 'v1',
     granularity: options.granularity,
     sources: {
-      extensions: [...DEFAULT_EXTENSIONS],
+      extensions: [...(options.extensions ?? DEFAULT_EXTENSIONS)],
       include: [...options.include],
       exclude: [...options.exclude],
       gitignore: true,
@@ -117,7 +125,9 @@ export function parseBuildConfig(value: unknown): V1Config | string {
   if (typeof tokenizer !== 'string' || !isTokenizerName(tokenizer)) return 'unknown tokenizer';
   const sources = value['sources'];
   if (!isObject(sources) || !isStringList(sources['include']) || !isStringList(sources['exclude'])) return 'bad sources';
-  const options: V1Options = { granularity, tokenizer, include: sources['include'], exclude: sources['exclude'] };
+  const recordedExtensions = sources['extensions'];
+  const legacy = isStringList(recordedExtensions) && canonical(recordedExtensions) === canonical([...MARKDOWN_EXTENSIONS]);
+  const options: V1Options = { granularity, tokenizer, include: sources['include'], exclude: sources['exclude'], ...(legacy ? { extensions: MARKDOWN_EXTENSIONS } : {}) };
   const ranking = value['ranking'];
   if (!isObject(ranking) || !isObject(ranking['fields'])) return 'bad ranking';
   const fields = ranking['fields'];

@@ -21,7 +21,7 @@ const FILE_CONFIG = {
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',
-  sources: { extensions: ['markdown', 'md', 'mdx'], include: [], exclude: [], gitignore: true, hidden: false },
+  sources: { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: [], exclude: [], gitignore: true, hidden: false },
   analyzer: {
     name: 'words-identifiers-code',
     version: 2,
@@ -76,7 +76,7 @@ t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields
   t.equal(pack.subarray(record.head.bytes).toString('utf8'), 'Install the guidebeta textgamma', 'then the contents, back to back, nothing else');
   const cv = expectedCacheVersion(FILE_CONFIG, raw.files.packs);
   t.equal(raw.cache_version, cv, 'sha256 of compact {"build_config", "packs": [head sha256, ...]}');
-  t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [], reused: 0, analyzed: 3, unchanged: false });
+  t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [], reused: 0, analyzed: 3, unchanged: false, formats: { md: 3 } });
   t.same(namesIn(join(cache, 'packs')), raw.files.packs.map((p) => `${p.sha256}.pack`).sort(), 'packs/ holds the listed packs, nothing else');
   for (const d of docs) t.equal(packedBytes(cache, d.path).toString('utf8'), d.content, `${d.path}: its range of its pack holds its bytes`);
 });
@@ -222,13 +222,13 @@ t.test('engine.md: every parameter that shapes an answer is in build_config, so 
   t.equal(new Set(versions).size, variants.length, 'each option gives its own cache_version (glob order included)');
   const section = manifestOf(join(dir, 'c1')).build_config;
   t.same(section['sections'], { split_level: 2, min_bytes: 256, merge_max_bytes: 1024, max_bytes: 2048 }, 'section rules recorded, the cap included ("Answers that fit, by default" item 2: a cap recorded in build_config)');
-  t.same(manifestOf(join(dir, 'c6')).build_config['sources'], { extensions: ['markdown', 'md', 'mdx'], include: ['*.md', 'b.md'], exclude: [], gitignore: true, hidden: false }, 'globs as given, in order');
+  t.same(manifestOf(join(dir, 'c6')).build_config['sources'], { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: ['*.md', 'b.md'], exclude: [], gitignore: true, hidden: false }, 'globs as given, in order');
 });
 
 t.test('engine.md: an empty source tree, and empty documents, build valid caches', async (t) => {
-  const dir = t.testdir({ none: { 'notes.txt': 'x' }, empties: { 'a.md': '', 'b.md': '' } });
+  const dir = t.testdir({ none: { 'notes.json': 'x' }, empties: { 'a.md': '', 'b.md': '' } });
   const none = await buildV1(join(dir, 'none'), join(dir, 'c0'));
-  t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false });
+  t.same(none, { cacheVersion: expectedCacheVersion(FILE_CONFIG, []), documentCount: 0, unitCount: 0, skipped: [], reused: 0, analyzed: 0, unchanged: false, formats: {} });
   t.same(manifestOf(join(dir, 'c0')).files.packs, [], 'no documents, no packs');
   t.equal((await verifyV1(join(dir, 'c0'))).valid, true);
   t.equal(resolveText(join(dir, 'c0'), 'anything', 100, 'json', undefined, 'content', true), '{"documents":[],"selection":{"query":"anything","budget":100,"tokens_used":0,"documents_considered":0,"documents_selected":0,"documents_excluded_by_budget":0,"documents_matched":0,"engine":"v1","granularity":"file","tokenizer":"bytes4","terms":["anyth"]}}\n', 'the explained answer');

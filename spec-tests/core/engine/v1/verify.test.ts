@@ -207,6 +207,7 @@ const BREAKAGES: readonly Breakage[] = [
     ['gitignore false', sub('sources', (s) => void (s['gitignore'] = false))],
     ['hidden files taken', sub('sources', (s) => void (s['hidden'] = true))],
     ['another extension', sub('sources', (s) => void (s['extensions'] = ['markdown', 'md', 'mdx', 'txt']))],
+    ['an extension fewer', sub('sources', (s) => void (s['extensions'] = ['adoc', 'asciidoc', 'markdown', 'md', 'mdx', 'rst', 'txt']))],
     ['include not a list', sub('sources', (s) => void (s['include'] = '*.md'))],
     ['ranking model "bm25f"', sub('ranking', (r) => void (r['model'] = 'bm25f'))],
     ['k1 negative', sub('ranking', (r) => void (r['k1'] = -1))],

@@ -1,0 +1,47 @@
+// Issue 46 end to end: a folder with one document of each format is built (the build's line
+// counts them per format, build_config records the extension set) and a question only the
+// reStructuredText page (AWS CLI's S3 settings) answers is resolved to its section.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { manifestOf } from '../core/engine/v1/fixture.js';
+import { run } from './harness.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'formats');
+
+t.test('one file of each format: built, counted, and the rST section answers', async (t) => {
+  const dir = t.testdir({
+    docs: {
+      'guide.md': '# Guide\n\nInstall the tool with the package manager.\n',
+      's3.rst': readFileSync(join(FIXTURES, 'rst', 'awscli-s3-config.rst'), 'utf8'),
+      'jetty.adoc': readFileSync(join(FIXTURES, 'asciidoc', 'jetty-home-README.adoc'), 'utf8'),
+      'notes.txt': 'Meeting notes.\n\nThe release is on Friday.\n',
+      'page.html': '<html><head><style>h1 { color: teal }</style></head><body>\n<h1 id="welcome">Welcome</h1>\n<p>The harbour ferry leaves at noon.</p>\n<script>var teal = 1;</script>\n</body></html>\n',
+      'data.json': '{"not": "a document"}',
+    },
+  });
+  const built = await run(['build', '--sources', 'docs', '--cache', 'cache'], { cwd: dir });
+  t.equal(built.code, 0, built.err);
+  t.match(built.out, /"document_count":5,/);
+  t.match(built.out, /"formats":\{"adoc":1,"html":1,"md":1,"rst":1,"txt":1\},/, 'documents per format, keys sorted');
+  const config = manifestOf(join(dir, 'cache')).build_config as { sources: { extensions: string[] } };
+  t.same(config.sources.extensions, ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt']);
+  const r = await run(['resolve', '--cache', 'cache', '--query', 'producer consumer task queue size', '--budget', '600'], { cwd: dir });
+  t.equal(r.code, 0, r.err);
+  const answer = JSON.parse(r.out) as { documents: Array<{ id: string; under?: string; content: string }> };
+  const first = answer.documents[0];
+  t.equal(first?.id, 's3.rst#max-queue-size', 'the rST section, by its docutils id');
+  t.equal(first?.under, 'Configuration Values > max_queue_size');
+  t.match(first?.content ?? '', /^max_queue_size\n--------------\n\n\*\*Default\*\* - ``1000``\n/, 'content is the source text');
+  const txt = await run(['resolve', '--cache', 'cache', '--query', 'release friday', '--budget', '300'], { cwd: dir });
+  const txtAnswer = JSON.parse(txt.out) as { documents: Array<{ id: string; under?: string }> };
+  t.same(txtAnswer.documents.map((d) => [d.id, d.under]), [['notes.txt', 'notes.txt']], 'a text file is one section named by its file name');
+  const html = await run(['resolve', '--cache', 'cache', '--query', 'harbour ferry', '--budget', '300'], { cwd: dir });
+  const htmlAnswer = JSON.parse(html.out) as { documents: Array<{ id: string; content: string }> };
+  t.equal(htmlAnswer.documents[0]?.id, 'page.html', 'a small page is one unit (its head merged with the h1 section)');
+  t.match(htmlAnswer.documents[0]?.content ?? '', /<h1 id="welcome">Welcome<\/h1>/, 'printed as the source slice, tags included');
+  const hidden = await run(['resolve', '--cache', 'cache', '--query', 'teal', '--budget', '300'], { cwd: dir });
+  t.same((JSON.parse(hidden.out) as { documents: unknown[] }).documents, [], 'words in a style or script are not indexed');
+  const narrowed = await run(['build', '--sources', 'docs', '--cache', 'md-only', '--include', '**/*.md'], { cwd: dir });
+  t.match(narrowed.out, /"formats":\{"md":1\},/, '--include still narrows');
+});

@@ -1,0 +1,123 @@
+// Issue 46: the section readers of reStructuredText, AsciiDoc and plain text are linear and
+// total. Random documents made of each format's structural pieces give structures sections.ts
+// accepts (headings in order, inside the text, blocks ascending) and sections that tile the
+// text; pathological 1 MB inputs (unclosed blocks, deep nesting, one 1 MB line, runs that a
+// backtracking regular expression would try from every position) finish within a bound a
+// quadratic reader could not meet (1 MB squared is 10^12 steps; the readers take 3 ms to 1.3 s).
+import fc from 'fast-check';
+import t from 'tap';
+import { parseAsciidoc } from '../../../lib/core/analysis/asciidoc.js';
+import { parseHtml } from '../../../lib/core/analysis/html.js';
+import { parsePlainText } from '../../../lib/core/analysis/plain-text.js';
+import { parseRst } from '../../../lib/core/analysis/rst.js';
+import type { MarkdownStructure } from '../../../lib/core/analysis/markdown.js';
+import { splitSections } from '../../../lib/core/analysis/sections.js';
+
+type Reader = (text: string) => MarkdownStructure;
+const READERS: Array<[string, Reader]> = [
+  ['rst', (s) => parseRst(s, { headingBytes: 1024 })],
+  ['asciidoc', (s) => parseAsciidoc(s, { headingBytes: 1024 })],
+  ['text', parsePlainText],
+  ['html', (s) => parseHtml(s, { headingBytes: 1024 })],
+];
+
+function checkStructure(text: string, s: MarkdownStructure): boolean {
+  let end = 0;
+  for (const h of s.headings) {
+    if (!(h.start >= end && h.end > h.start && h.end <= text.length && h.level >= 1 && h.level <= 6 && !h.slug.includes('~'))) return false;
+    end = h.end;
+  }
+  let prev = -1;
+  for (const b of s.blocks) {
+    if (!(b > prev && b <= text.length)) return false;
+    prev = b;
+  }
+  const parts = splitSections(text, s, { splitLevel: 2, minBytes: 64, maxBytes: 256, mergeMaxBytes: 128 });
+  return parts.map((p) => text.slice(p.start, p.end)).join('') === text && parts.every((p) => Buffer.byteLength(text.slice(p.start, p.end)) <= 256);
+}
+
+const PIECES = [
+  '\n', '\n\n', '\r\n', '\r', ' ', '   ', '\t', 'Title', 'word', 'é', '日本', '\u{1F600}', '=', '====', '-----', '~~~', '::', '.. ', '.. _label:', '.. note::',
+  '`', '``', '*', '<', '>', '_', ':', '\\', '[[id]]', '[#id]', '[discrete]', '----', '....', '****', '____', '++++', '////', '|===', '--', '//', '= ', '== ', '###### ',
+  ':idprefix:', ':idseparator: -', '\uFEFF', '<h1>', '</h1>', '<h2 id="a">', '</h2>', '<script>', '</script>', '<!--', '-->', '<p>', '"', "'", '&amp;', '<',
+];
+
+t.test('random documents: structures sections.ts accepts, sections that tile', async (t) => {
+  for (const [name, read] of READERS) {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 120 }), (parts) => {
+        const text = parts.join('');
+        return checkStructure(text, read(text));
+      }),
+      { numRuns: 600, seed: 46 },
+    );
+    t.pass(`${name}: 600 random documents`);
+  }
+});
+
+const MB = 1 << 20;
+const fill = (unit: string, bytes = MB): string => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+const PATHOLOGICAL: Array<[string, string]> = [
+  ['one 1 MB line of =', fill('=')],
+  ['1 MB of = lines', fill('=\n')],
+  ['1 MB of title / underline pairs', fill('T\n=\n\n')],
+  ['1 MB of overline / title / underline', fill('====\nT\n====\n')],
+  ['an unclosed literal block', 'Example::\n\n' + fill('    ====\n    x\n')],
+  ['an unclosed directive', '.. note::\n' + fill('   Title\n   =====\n')],
+  ['directives nested deeper and deeper', Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + '.. note::\n').join('') + fill('x\n', MB / 2)],
+  ['1 MB title of spaces and backticks', 'a' + fill(' `') + '\n' + '='.repeat(10) + '\n'],
+  ['1 MB title of < inside backticks', '`' + fill('<') + '\n====\n'],
+  ['1 MB title of roles', fill(':a') + '\n====\n'],
+  ['1 MB target line', '.. _' + fill('a') + '\n\nT\n=\n'],
+  ['an unclosed listing block', '----\n' + fill('== x\n')],
+  ['blocks opened and never closed, nested', fill('====\n****\n____\n')],
+  ['1 MB AsciiDoc title of spaces', '== a' + fill(' ') + 'b\n'],
+  ['1 MB anchor line', '[#' + fill('a') + ']x]\n== T\n'],
+  ['1 MB of [[ lines', fill('[[a]]\n')],
+  ['1 MB title of < (id generation)', '== ' + fill('<') + '\n'],
+  ['1 MB header attribute', ':idprefix:' + fill(' ') + 'x\n== T\n'],
+  ['1 MB of blank-separated paragraphs', fill('a\n\n')],
+  ['1 MB of < with no >', fill('<a ')],
+  ['an unclosed script', '<script>' + fill('<h1>x</h1>')],
+  ['an unclosed comment', '<!--' + fill('<h2>x</h2>')],
+  ['headings opened and never closed', fill('<h2>a ')],
+  ['1 MB heading of < inside', '<h1>' + fill('<') + '</h1>'],
+  ['1 MB of headings', fill('<h2>T</h2>\n')],
+  ['1 MB unclosed quoted attribute', '<h1 id="' + fill('a')],
+];
+
+t.test('pathological 1 MB inputs finish in linear time', async (t) => {
+  for (const [label, text] of PATHOLOGICAL) {
+    for (const [name, read] of READERS) {
+      const t0 = performance.now();
+      const s = read(text);
+      const ms = performance.now() - t0;
+      // 3 ms to 1.3 s measured (the slowest: 260,000 rST titles in 1 MB); 5 s leaves room for a
+      // loaded 2-core host, not for n² (a quadratic reader took minutes on "title / underline pairs"
+      // before ids were numbered from the last free number).
+      t.ok(ms < 5000, `${name}: ${label}: ${ms.toFixed(0)} ms`);
+      t.ok(s.headings.length <= text.length);
+    }
+  }
+});
+
+t.test('time grows with size, not its square', async (t) => {
+  const doc = 'Title\n=====\n\nText with ``code`` and *stress*.\n\n.. note::\n\n   Body\n\n----\n== x\n----\n\n';
+  for (const [name, read] of READERS) {
+    const time = (n: number): number => {
+      const text = fill(doc, n);
+      let best = Infinity;
+      for (let k = 0; k < 3; k++) {
+        const t0 = performance.now();
+        read(text);
+        best = Math.min(best, performance.now() - t0);
+      }
+      return best;
+    };
+    time(1 << 16);
+    const small = time(1 << 18);
+    const large = time(1 << 21);
+    // 8 times the input: a linear reader takes ~8 times as long; a quadratic one 64 times.
+    t.ok(large < small * 24 + 50, `${name}: 256 KB ${small.toFixed(1)} ms, 2 MB ${large.toFixed(1)} ms`);
+  }
+});
