@@ -7,7 +7,8 @@
 
 import { compact } from '../../json.js';
 import { ContextError, ERROR_TABLE, type ErrorCode, type FailureReason } from '../../errors.js';
-import type { JsonSchema, ToolOutcome } from '../tool.js';
+import type { JsonSchema, ToolContext, ToolOutcome } from '../tool.js';
+import { osHint } from './os-hint.js';
 import { objectOf, stringEnum } from './output-schema.js';
 
 /** Sentences for a failure with a known reason (the same for both tools where it applies). */
@@ -58,17 +59,22 @@ export function adviceOf(tool: AdvisedTool, err: ContextError): string {
   return BY_CODE[tool][err.code];
 }
 
-/** `{"error":{"code":C,"message":SENTENCE}}` + "\n", as an error outcome. */
-export function advisedError(tool: AdvisedTool, err: ContextError): ToolOutcome {
-  return { text: compact({ error: { code: err.code, message: adviceOf(tool, err) } }) + '\n', isError: true };
+/**
+ * `{"error":{"code":C,"message":SENTENCE}}` + "\n", as an error outcome; a failure the OS
+ * caused adds, as the hint, which folder and what to do (os-hint.ts), when `ctx` is given.
+ */
+export function advisedError(tool: AdvisedTool, err: ContextError, ctx?: ToolContext): ToolOutcome {
+  const text = compact({ error: { code: err.code, message: adviceOf(tool, err) } }) + '\n';
+  const hint = ctx === undefined ? undefined : osHint(err, ctx);
+  return hint === undefined ? { text, isError: true } : { text, isError: true, hint };
 }
 
 /** Runs a tool body: its text, or a thrown ContextError as the advised error object. */
-export function runAdvised(tool: AdvisedTool, body: () => string): ToolOutcome {
+export function runAdvised(tool: AdvisedTool, body: () => string, ctx?: ToolContext): ToolOutcome {
   try {
     return { text: body(), isError: false };
   } catch (err) {
-    if (err instanceof ContextError) return advisedError(tool, err);
+    if (err instanceof ContextError) return advisedError(tool, err, ctx);
     throw err;
   }
 }

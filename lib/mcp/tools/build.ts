@@ -206,7 +206,7 @@ export const buildTool: Tool = {
       // Cancelled: the session sends no reply at all; this error object is never seen.
       if (built === null) throw new ContextError('io_error', 'build cancelled');
       return built.text;
-    });
+    }, ctx);
     // A build that found no document: the CLI's stderr warning, as a second text block.
     const warning = built === null || outcome.isError ? null : emptyBuildWarning(built.engine, built.text);
     return warning === null ? outcome : { ...outcome, hint: warning };

@@ -1,0 +1,40 @@
+// Paths in an error's detail, as the user wrote them. The engine works on absolute paths
+// (each command resolves its options against the working directory); a person who typed
+// `--cache caches/docs` should read `caches/docs/packs/…` in the message, not the absolute
+// path. Every value on the command line is a candidate: an absolute path that is, or lies
+// under, the resolved value is written back in the user's spelling (the longest match wins).
+
+import { isAbsolute, resolve, sep } from 'node:path';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The values of a command line: arguments and `--flag=value` values (flags themselves are not paths). */
+function valuesOf(argv: readonly string[]): string[] {
+  const values: string[] = [];
+  for (const arg of argv) {
+    if (arg.startsWith('-')) {
+      const eq = arg.indexOf('=');
+      if (arg.startsWith('--') && eq > 0) values.push(arg.slice(eq + 1));
+    } else values.push(arg);
+  }
+  return values.filter((v) => v !== '' && !v.includes('\0'));
+}
+
+/** `text` with every absolute path the command line named written as the user gave it. */
+export function inUserTerms(text: string, argv: readonly string[], cwd: string): string {
+  const pairs = new Map<string, string>();
+  for (const value of valuesOf(argv)) {
+    const abs = resolve(cwd, value);
+    const spelled = value.length > 1 && value.endsWith(sep) ? value.replace(/\/+$/, '') : value;
+    if (abs === spelled || abs === sep || pairs.has(abs)) continue;
+    if (isAbsolute(value) && resolve(value) === abs && value === abs) continue;
+    pairs.set(abs, spelled);
+  }
+  let out = text;
+  for (const [abs, spelled] of [...pairs].sort((a, b) => b[0].length - a[0].length)) {
+    out = out.replace(new RegExp(`(?<![\\w.~/-])${escapeRegExp(abs)}(?=$|[/\\s):;,'"])`, 'g'), () => spelled);
+  }
+  return out;
+}
