@@ -82,6 +82,11 @@ const WHY: Readonly<Record<Kind, string>> = {
   other: 'the system refused',
 };
 
+/** What the OS's code means, in words, then the code: `no space left on the device (ENOSPC)`. */
+export function osReason(errno: string): string {
+  return `${WHY[KIND_OF[errno] ?? 'other']} (${errno})`;
+}
+
 /** The next step, for a person at a shell: `thing` is the subject as named, `flag` its option. */
 function cliStep(kind: Kind, cause: OsCause, thing: string): string {
   const flag = FLAG[cause.role];

@@ -2,9 +2,10 @@
 // (each command resolves its options against the working directory); a person who typed
 // `--cache caches/docs` should read `caches/docs/packs/…` in the message, not the absolute
 // path. Every value on the command line is a candidate: an absolute path that is, or lies
-// under, the resolved value is written back in the user's spelling (the longest match wins).
+// under, the resolved value (or, for a relative value, the folder holding it) is written
+// back in the user's spelling (the longest match wins).
 
-import { isAbsolute, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -25,12 +26,15 @@ function valuesOf(argv: readonly string[]): string[] {
 /** `text` with every absolute path the command line named written as the user gave it. */
 export function inUserTerms(text: string, argv: readonly string[], cwd: string): string {
   const pairs = new Map<string, string>();
+  const add = (abs: string, spelled: string): void => {
+    if (abs !== spelled && abs !== sep && !pairs.has(abs)) pairs.set(abs, spelled);
+  };
   for (const value of valuesOf(argv)) {
-    const abs = resolve(cwd, value);
     const spelled = value.length > 1 && value.endsWith(sep) ? value.replace(/\/+$/, '') : value;
-    if (abs === spelled || abs === sep || pairs.has(abs)) continue;
-    if (isAbsolute(value) && resolve(value) === abs && value === abs) continue;
-    pairs.set(abs, spelled);
+    add(resolve(cwd, value), spelled);
+    // A build stages beside its target (`caches/.docs.tmp-…` for `--cache caches/docs`): the
+    // folder holding a relative value is named relatively too.
+    if (!isAbsolute(value)) add(resolve(cwd, dirname(spelled)), dirname(spelled));
   }
   let out = text;
   for (const [abs, spelled] of [...pairs].sort((a, b) => b[0].length - a[0].length)) {
