@@ -3,7 +3,7 @@
 // operation, the folder (by its role and the name the agent gave: never a path of the machine
 // or an OS code) and the next step. Before, such failures said only "I/O error occurred" (or,
 // for build and status, one sentence for every OS failure).
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { compact, parseJson } from '../../lib/json.js';
 import { McpSession } from '../../lib/mcp/session.js';
@@ -30,7 +30,7 @@ function session(root: string): (name: string, args: Record<string, unknown>) =>
 }
 
 /** Every hint: a sentence, no absolute path, no OS code, no stack. */
-function pathFree(t: Tap.Test, hint: string | undefined, root: string): void {
+function pathFree(t: Test, hint: string | undefined, root: string): void {
   t.match(hint, /^Could not [a-z ]+ the (cache|cache root|sources folder)[^:]*: [^;]+; .+\.$/, 'operation, folder: cause; next step.');
   t.notMatch(hint, root, 'no path of the machine');
   t.notMatch(hint, /(^|[\s(])\/[A-Za-z]|\bE[A-Z]{3,}\b|\bat .+:\d+/, 'no absolute path, OS code or stack');
