@@ -95,6 +95,7 @@ function cliStep(kind: Kind, cause: OsCause, thing: string): string {
     case 'absent':
     case 'notdir':
       if (cause.role === 'sources' && cause.path !== undefined) return 'a source changed during the build: run the command again';
+      if (cause.role === 'cache_root' && kind === 'notdir') return `check the path given to ${flag}: it must name a folder`;
       if (cause.role === 'cache_root') return `check the path given to ${flag}, or build a cache under it first (context build --cache ${thing}/NAME)`;
       if (cause.role === 'sources') return `check the path given to ${flag}: it must name an existing folder`;
       return cause.path === undefined ? `check the path given to ${flag}` : `the cache is incomplete: rebuild it (context build --force --cache ${thing})`;
@@ -131,6 +132,7 @@ function mcpStep(kind: Kind, cause: OsCause): string {
     case 'absent':
     case 'notdir':
       if (role === 'sources' && cause.path !== undefined) return 'a source changed during the build: call again';
+      if (role === 'cache_root' && kind === 'notdir') return 'start the server with a --cache-root that is a folder';
       if (role === 'cache_root') return 'build a cache with context.build first, or start the server with a --cache-root that exists';
       if (role === 'sources') return 'pass a sources folder that exists under the project root';
       return cause.path === undefined ? 'call context.list_caches for the names' : 'the cache is incomplete: rebuild it with context.build (force: true)';
