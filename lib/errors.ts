@@ -3,9 +3,6 @@
 // a thrown ContextError exactly once; messages never carry paths, hashes or OS codes.
 
 import { compact } from './json.js';
-import { describeOsCause, type OsCause, type OsWhere } from './os-cause.js';
-
-export type { OsCause, OsOperation, PathRole, OsWhere } from './os-cause.js';
 
 export const ERROR_TABLE = {
   invalid_query: { message: 'Query is invalid', exit: 2 },
@@ -21,6 +18,10 @@ export const ERROR_TABLE = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
+
+// (Imported here, below the table, so that the table keeps the lines docs/citations.md cites.)
+import { describeOsCause, type OsCause, type OsWhere } from './os-cause.js';
+export type { OsCause, OsOperation, PathRole, OsWhere } from './os-cause.js';
 
 /**
  * Why a build or status failed, as a stable token beside the code: a face that owes its
