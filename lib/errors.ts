@@ -37,6 +37,7 @@ export const FAILURE_REASONS = [
   'cache_name', // a cache name that is not one folder name
   'cache_root_missing', // no cache root yet
   'build_collided', // another build put a cache in place at the same moment
+  'target_inside_sources', // the target lies inside the sources folder (where a build would walk it)
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
