@@ -38,6 +38,7 @@ export const FAILURE_REASONS = [
   'cache_root_missing', // no cache root yet
   'build_collided', // another build put a cache in place at the same moment
   'target_inside_sources', // the target lies inside the sources folder (where a build would walk it)
+  'cache_root_leaves_project', // MCP: the cache root lies in the project but leads out of it (a symlink)
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 

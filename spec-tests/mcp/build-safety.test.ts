@@ -219,6 +219,38 @@ for (const engine of ['v0', 'v1'] as const) {
   });
 }
 
+// Issue 44 item 5(c): a cache root kept in the project (.context/caches) that a symbolic
+// link leads out of (a cloned repository may carry one) was written through. It is refused;
+// a cache root outside the project is the server's configuration, taken as it is.
+for (const engine of ['v0', 'v1'] as const) {
+  t.test(`${engine}: MCP builds never write through a cache root in the project that leads out of it`, async (t) => {
+    const top = t.testdir({
+      one: { project: { docs: { 'a.md': '# A\nalpha\n' }, '.context': {} }, elsewhere: {}, real: {} },
+      two: { project: { docs: { 'a.md': '# A\nalpha\n' } }, elsewhere: { caches: {} } },
+    });
+    const root = join(top, 'one');
+    symlinkSync(join(root, 'elsewhere'), join(root, 'project', '.context', 'caches'));
+    const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'docs', engine })], join(root, 'project', '.context', 'caches'));
+    t.equal(out[0]?.result?.isError, true);
+    t.same(errorOf(out[0]), {
+      code: 'io_error',
+      message: 'The cache root lies inside the project but leads out of it through a symbolic link, so nothing is written there; make it a real folder, or start the server with a --cache-root outside the project',
+    });
+    t.same(readdirSync(join(root, 'elsewhere')), [], 'nothing written where the link leads');
+    // A link on the way (.context itself) is caught the same way.
+    const parent = join(top, 'two');
+    symlinkSync(join(parent, 'elsewhere'), join(parent, 'project', '.context'));
+    const viaParent = await serve(parent, [call(1, 'context.build', { sources: 'docs', cache: 'docs', engine })], join(parent, 'project', '.context', 'caches'));
+    t.equal(viaParent[0]?.result?.isError, true, 'a linked parent: refused too');
+    t.same(readdirSync(join(parent, 'elsewhere', 'caches')), [], 'nothing written there');
+    // The server's own cache root outside the project, reached through a link: its configuration.
+    symlinkSync(join(root, 'real'), join(root, 'linked-caches'));
+    const ok = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'docs', engine })], join(root, 'linked-caches'));
+    t.equal(ok[0]?.result?.isError, undefined, 'a symlinked cache root outside the project: built');
+    t.ok(existsSync(join(root, 'real', 'docs', 'manifest.json')), 'where the link leads');
+  });
+}
+
 t.test('glob limits over MCP: -32602 before anything runs', async (t) => {
   const root = t.testdir({ project: { docs: { 'a.md': 'alpha' } }, caches: {} });
   const out = await serve(root, [

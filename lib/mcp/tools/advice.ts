@@ -17,6 +17,7 @@ const BY_REASON: Readonly<Record<FailureReason, string>> = {
   target_not_cache: 'Something other than a cache has that name under the cache root, so it is not replaced; choose another cache name',
   target_holds_sources: 'The cache would replace the sources folder or a folder holding it; choose another cache name',
   target_protected: 'The cache would replace the project root or a folder holding it; choose another cache name',
+  cache_root_leaves_project: 'The cache root lies inside the project but leads out of it through a symbolic link, so nothing is written there; make it a real folder, or start the server with a --cache-root outside the project',
   target_inside_sources: 'The cache root lies inside the sources folder, so every build of it would walk through the caches; build from a folder that does not hold the cache root, or start the server with a --cache-root outside the sources (or in a hidden folder, such as .context/caches)',
   sources_missing: 'The sources folder does not exist under the project root; pass a folder that does',
   cache_name: 'A cache name is one folder name, without slashes',
@@ -50,7 +51,7 @@ const BY_CODE: Readonly<Record<AdvisedTool, Readonly<Record<ErrorCode, string>>>
 
 /** Reasons that make sense for each tool (the rest never reach it). */
 const REASONS: Readonly<Record<AdvisedTool, readonly FailureReason[]>> = {
-  build: ['cache_exists', 'target_not_cache', 'target_holds_sources', 'target_protected', 'target_inside_sources', 'sources_missing', 'cache_name', 'build_collided'],
+  build: ['cache_exists', 'target_not_cache', 'target_holds_sources', 'target_protected', 'target_inside_sources', 'cache_root_leaves_project', 'sources_missing', 'cache_name', 'build_collided'],
   status: ['sources_missing', 'cache_name', 'cache_root_missing'],
 };
 
