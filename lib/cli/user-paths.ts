@@ -20,7 +20,8 @@ function valuesOf(argv: readonly string[]): string[] {
       if (arg.startsWith('--') && eq > 0) values.push(arg.slice(eq + 1));
     } else values.push(arg);
   }
-  return values.filter((v) => v !== '' && !v.includes('\0'));
+  // A path is at most PATH_MAX bytes and one line: a query (up to 64 KiB) is not one.
+  return values.filter((v) => v !== '' && v.length <= 4096 && !/[\0\n\r]/.test(v));
 }
 
 /** `text` with every absolute path the command line named written as the user gave it. */

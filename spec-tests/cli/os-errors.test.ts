@@ -102,6 +102,7 @@ t.test('paths in a detail are written back as the user gave them', async (t) => 
   t.equal(inUserTerms('in /home/me/project/docs/a.md', ['--sources=./docs/'], cwd), 'in ./docs/a.md', 'a trailing slash is dropped');
   t.equal(inUserTerms('in /srv/x/y', ['--root', '../../../srv/x'], cwd), 'in ../../../srv/x/y', 'a relative path that climbs stays as written');
   t.equal(inUserTerms('in /srv/x/y', ['--root', '/srv/x'], cwd), 'in /srv/x/y', 'an absolute path stays absolute');
+  t.equal(inUserTerms('in /home/me/project/c', ['--query', 'x'.repeat(70_000), '--cache', 'c'], cwd), 'in c', 'a 64 KiB query is no path (and no regular expression too large)');
 });
 
 t.test('bin/context without its build output: says to run npm run build (or npm ci), no stack (was: a raw Node stack)', async (t) => {
