@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 
@@ -38,4 +38,31 @@ export function loadBundle({ cache = true } = {}) {
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
   return { exports: module.exports, script, source, cached: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/** The folder this CLI was installed or cloned into (bin/'s parent). */
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+
+/**
+ * The stderr line for a failure to load the CLI because its build output or a dependency is
+ * missing (a clone before `npm run build`, `npm install --ignore-scripts`, a deleted dist/ or
+ * node_modules/), in the CLI's error form; null for any other failure. Paths are named
+ * relative to `cwd` when they lie inside it.
+ */
+export function missingBuild(err, cwd) {
+  const code = err?.code;
+  const shown = (path) => {
+    const rel = relative(cwd, path);
+    return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+  };
+  const where = shown(PACKAGE_DIR);
+  const cd = where === '.' ? '' : `cd ${where} && `;
+  if (code === 'ENOENT' && err.path === BUNDLE) {
+    return `error: internal_error: Internal error (cannot read the compiled CLI ${shown(BUNDLE)}: it does not exist (ENOENT); build it: ${cd}npm run build (or ${cd}npm ci, which installs and builds))\n`;
+  }
+  if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
+    const name = /Cannot find (?:module|package) '([^']+)'/.exec(String(err.message))?.[1] ?? 'a dependency';
+    return `error: internal_error: Internal error (cannot load ${name}: it is not installed; install the dependencies: ${cd}npm ci)\n`;
+  }
+  return null;
 }

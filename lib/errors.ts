@@ -19,6 +19,10 @@ export const ERROR_TABLE = {
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
+// (Imported here, below the table, so that the table keeps the lines docs/citations.md cites.)
+import { describeOsCause, type OsCause, type OsWhere } from './os-cause.js';
+export type { OsCause, OsOperation, PathRole, OsWhere } from './os-cause.js';
+
 /**
  * Why a build or status failed, as a stable token beside the code: a face that owes its
  * user a sentence naming the cause and the next step (the MCP build and status tools) picks
@@ -33,6 +37,8 @@ export const FAILURE_REASONS = [
   'cache_name', // a cache name that is not one folder name
   'cache_root_missing', // no cache root yet
   'build_collided', // another build put a cache in place at the same moment
+  'target_inside_sources', // the target lies inside the sources folder (where a build would walk it)
+  'cache_root_leaves_project', // MCP: the cache root lies in the project but leads out of it (a symlink)
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
@@ -48,19 +54,39 @@ export const EXIT_ANSWER_FAILED = 8;
 
 /**
  * A typed engine failure. `detail` is for people (CLI stderr) only: it may name a path,
- * and it never reaches the canonical JSON error object.
+ * and it never reaches the canonical JSON error object. `os`, for a failure the OS reported,
+ * says what was being done to which path and the OS's code: each face words it with its own
+ * names for paths and its own next step (os-cause.ts), CLI stderr and an MCP result's hint.
  */
 export class ContextError extends Error {
   readonly code: ErrorCode;
   readonly detail: string | undefined;
   readonly reason: FailureReason | undefined;
-  constructor(code: ErrorCode, detail?: string, reason?: FailureReason) {
+  readonly os: OsCause | undefined;
+  constructor(code: ErrorCode, detail?: string, reason?: FailureReason, os?: OsCause) {
     super(ERROR_TABLE[code].message);
     this.name = 'ContextError';
     this.code = code;
     this.detail = detail;
     this.reason = reason;
+    this.os = os;
   }
+}
+
+/** A ContextError as plain data, to cross to another thread (structured clone). */
+export interface ErrorData {
+  readonly code: ErrorCode;
+  readonly detail: string | null;
+  readonly reason: FailureReason | null;
+  readonly os: OsCause | null;
+}
+
+export function errorData(e: ContextError): ErrorData {
+  return { code: e.code, detail: e.detail ?? null, reason: e.reason ?? null, os: e.os ?? null };
+}
+
+export function fromErrorData(d: ErrorData): ContextError {
+  return new ContextError(d.code, d.detail ?? undefined, d.reason ?? undefined, d.os ?? undefined);
 }
 
 export function exitCodeOf(code: ErrorCode): number {
@@ -79,12 +105,38 @@ export function toContextError(err: unknown): ContextError {
   return new ContextError('internal_error', detail);
 }
 
-/** Maps an OS error to a code: "not there" is the caller's `absent` code, the rest io_error. */
-export function fromOsError(err: unknown, absent: ErrorCode): ContextError {
-  if (err instanceof ContextError) return err;
+/** The OS's code of a thrown error (ENOENT, EACCES…), or undefined when it has none. */
+export function errnoOf(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new ContextError(absent, String(code));
-  return new ContextError('io_error', typeof code === 'string' ? code : undefined);
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * An OS error as a ContextError that says what failed: `where` names the operation, the
+ * folder the user gave (the cache, the cache root, the sources: its role picks the next
+ * step) and, when it is not that folder, the file the OS refused (else the error's own
+ * path, when Node gave one). "Not there" (ENOENT, ENOTDIR) is the caller's `absent` code,
+ * everything else io_error. A ContextError passes through unchanged.
+ */
+export function osFailure(err: unknown, where: OsWhere, absent: ErrorCode = 'io_error'): ContextError {
+  if (err instanceof ContextError) return err;
+  const errno = errnoOf(err) ?? 'EUNKNOWN';
+  const nodePath = (err as { path?: unknown } | null)?.path;
+  const path = where.path ?? (typeof nodePath === 'string' ? nodePath : undefined);
+  const code = errno === 'ENOENT' || errno === 'ENOTDIR' ? absent : 'io_error';
+  return osError(code, { ...where, ...(path === undefined ? {} : { path }) }, errno);
+}
+
+/** A ContextError for a failure the OS reported (or would: a folder that is not there), said as osFailure says it. */
+export function osError(code: ErrorCode, where: OsWhere, errno: string, reason?: FailureReason): ContextError {
+  const os: OsCause = {
+    op: where.op,
+    role: where.role,
+    subject: where.subject,
+    ...(where.path === undefined || where.path === where.subject ? {} : { path: where.path }),
+    errno,
+  };
+  return new ContextError(code, describeOsCause(os, 'cli', (p) => p), reason, os);
 }
 
 /** JSON-RPC 2.0 error codes (and their standard messages) used by the MCP server. */

@@ -321,7 +321,7 @@ async function fullDisk(work: WorkDir, report: Report, options: HostileOptions, 
     outPath = '/dev/full';
   }
   const r = await runToFile(['resolve', '--cache', outCache, '--query', 'fulldisk', '--budget', '100000000'], base, outPath);
-  report.check(SUITE, r.code === 6 && /^error: io_error: I\/O error occurred \(writing output: ENOSPC\)\n$/.test(r.stderr), `full disk mid-output (resolve > ${mounted ? 'a file on the full tmpfs' : '/dev/full'}): exit ${r.code ?? r.signal ?? '?'}, stderr ${JSON.stringify(r.stderr.slice(0, 120))}`);
+  report.check(SUITE, r.code === 6 && /^error: io_error: I\/O error occurred \(cannot write the output to standard output: no space left on the device \(ENOSPC\); .+\)\n$/.test(r.stderr), `full disk mid-output (resolve > ${mounted ? 'a file on the full tmpfs' : '/dev/full'}): exit ${r.code ?? r.signal ?? '?'}, stderr ${JSON.stringify(r.stderr.slice(0, 120))}`);
   if (mounted) work.unmount(disk);
 }
 

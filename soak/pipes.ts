@@ -92,7 +92,7 @@ export async function pipesSoak(work: WorkDir, report: Report, options: { cutTri
     if (closed.code === normal.code && closed.signal === null && closed.stderr === normal.stderr && !hasStackTrace(closed.stderr)) closedOk++;
     else closedBad.push(`${c.name}: exit ${closed.code ?? closed.signal ?? '?'} (normally ${normal.code ?? '?'}) ${closed.stderr.slice(0, 100)}`);
     const full = await runFull(c.args, c.cwd);
-    const line = 'error: io_error: I/O error occurred (writing output: ENOSPC)\n';
+    const line = 'error: io_error: I/O error occurred (cannot write the output to standard output: no space left on the device (ENOSPC); free space on the device it goes to, or send it elsewhere (a pipe, another file), then run the command again)\n';
     const expectedCode = normal.code === 0 ? 6 : normal.code;
     if (full.code === expectedCode && full.stderr === normal.stderr + line && !hasStackTrace(full.stderr)) fullOk++;
     else fullBad.push(`${c.name}: exit ${full.code ?? full.signal ?? '?'} ${JSON.stringify(full.stderr.slice(0, 100))}`);

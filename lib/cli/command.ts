@@ -4,6 +4,7 @@
 
 import { ContextError, EXIT_USAGE, exitCodeOf, toContextError } from '../errors.js';
 import { renderHelp, type CommandHelp } from './help.js';
+import { inUserTerms } from './user-paths.js';
 
 /** Process streams and environment, injected so tests need no child process. */
 export interface CliIo {
@@ -71,7 +72,8 @@ export async function runGuarded(command: Command, argv: readonly string[], io: 
       return EXIT_USAGE;
     }
     const e: ContextError = toContextError(err);
-    const detail = e.detail === undefined ? '' : ` (${e.detail})`;
+    // What failed and what to do, with the paths as the user gave them (never in the error object).
+    const detail = e.detail === undefined ? '' : ` (${inUserTerms(e.detail, argv, io.cwd)})`;
     io.stderr(`error: ${e.code}: ${e.message}${detail}\n`);
     return exitCodeOf(e.code);
   }

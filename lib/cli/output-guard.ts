@@ -5,6 +5,7 @@
 // Failures of stderr itself are swallowed (there is nowhere left to report them).
 
 import { ERROR_TABLE, exitCodeOf } from '../errors.js';
+import { osReason } from '../os-cause.js';
 
 export interface OutputGuard {
   /** Waits until everything written so far is flushed (or failed); returns the final code. */
@@ -18,6 +19,13 @@ function errnoCode(err: unknown): string | undefined {
 
 /** Codes that only say the reader has gone away. */
 const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ECONNRESET']);
+
+/** The detail of a failed write of the output: what, where, why, and what to do. */
+export function outputFailure(errno: string | undefined): string {
+  const full = errno === 'ENOSPC' || errno === 'EDQUOT';
+  return `cannot write the output to standard output: ${errno === undefined ? 'an unknown error' : osReason(errno)}; ` +
+    `${full ? 'free space on the device it goes to, or send' : 'send'} it elsewhere (a pipe, another file), then run the command again`;
+}
 
 /**
  * Listens for failures of `stdout` (and silences `stderr`'s) from now on: an unhandled
@@ -48,7 +56,7 @@ export function guardOutput(stdout: NodeJS.WritableStream, stderr?: NodeJS.Writa
       if (failure === null) return code;
       const errno = errnoCode(failure);
       if (errno !== undefined && READER_GONE.has(errno)) return code;
-      report(`error: io_error: ${ERROR_TABLE.io_error.message} (writing output: ${errno ?? 'unknown error'})\n`);
+      report(`error: io_error: ${ERROR_TABLE.io_error.message} (${outputFailure(errno)})\n`);
       // A command that already failed keeps its own code; a "success" with lost output is not one.
       return code === 0 ? exitCodeOf('io_error') : code;
     },

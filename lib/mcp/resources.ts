@@ -10,6 +10,7 @@
 
 import { documentsPage, documentText, locateCache } from '../core/operations/api.js';
 import { listCaches } from '../core/operations/list.js';
+import { sha256Hex } from '../core/hash.js';
 import { UNIT_URI_SCHEME, unitUri } from '../core/unit-uri.js';
 import { ContextError, ERROR_TABLE, JSONRPC_ERRORS, MCP_ERRORS } from '../errors.js';
 import { compact, compareBytes, parseJson } from '../json.js';
@@ -87,8 +88,19 @@ interface Cursor {
   readonly after: string;
 }
 
+/**
+ * The check a cursor carries: 16 hex digits of the sha256 of what it says. A checksum, not a
+ * secret (the same on every run and machine, so recorded cursors replay): it makes a cursor
+ * the server did not give — made up, edited, cut short — a refusal rather than a page from
+ * wherever it points. It authenticates nothing, and needs not: a cursor only says where to
+ * resume listing documents the client may list anyway.
+ */
+function cursorCheck(cache: string, after: string): string {
+  return sha256Hex(`context-engine resources/list cursor 1\0${cache}\0${after}`).slice(0, 16);
+}
+
 function encodeCursor(c: Cursor): string {
-  return Buffer.from(compact({ cache: c.cache, after: c.after }), 'utf8').toString('base64url');
+  return Buffer.from(compact({ cache: c.cache, after: c.after, check: cursorCheck(c.cache, c.after) }), 'utf8').toString('base64url');
 }
 
 function decodeCursor(value: unknown): Cursor | null {
@@ -96,7 +108,16 @@ function decodeCursor(value: unknown): Cursor | null {
   if (typeof value !== 'string') throw invalidParams('cursor must be a string from nextCursor');
   try {
     const v = parseJson(Buffer.from(value, 'base64url').toString('utf8'));
-    if (isPlainObject(v) && typeof v['cache'] === 'string' && typeof v['after'] === 'string') return { cache: v['cache'], after: v['after'] };
+    if (
+      isPlainObject(v) &&
+      Object.keys(v).length === 3 &&
+      typeof v['cache'] === 'string' &&
+      typeof v['after'] === 'string' &&
+      v['check'] === cursorCheck(v['cache'], v['after']) &&
+      encodeCursor({ cache: v['cache'], after: v['after'] }) === value
+    ) {
+      return { cache: v['cache'], after: v['after'] };
+    }
   } catch {
     // falls through
   }

@@ -281,3 +281,34 @@ t.test('a cache directory follows the umask, as the files in it do (it was alway
     }
   }
 });
+
+// Issue 44 item 5(b): "A cache may be built inside the sources folder: refuse it (with a
+// clear error naming both paths)". A cache under a hidden folder of the sources (the
+// `.context/caches` an indexing set-up keeps in its project) stays allowed: no walk takes a
+// document from there.
+for (const engine of ['v0', 'v1'] as const) {
+  t.test(`${engine}: a cache inside its sources folder is refused, naming both; under a hidden folder there it is built`, async (t) => {
+    const dir = t.testdir({ docs: { 'a.md': '# A\nalpha\n', guide: { 'b.md': '# B\nbeta\n' } } });
+    const before = tree(dir);
+    for (const [cache, sources] of [['docs/cache', 'docs'], ['docs/guide/cache', 'docs'], ['./docs/cache/', './docs']]) {
+      const r = await run(['build', '--engine', engine, '--sources', sources as string, '--cache', cache as string], { cwd: dir, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+      t.equal(r.code, 6, `${cache}: exit 6 (io_error)`);
+      t.equal(r.out, '');
+      const shown = (cache as string).replace(/\/$/, '');
+      t.equal(
+        r.err,
+        `error: io_error: I/O error occurred (the cache ${shown} would lie inside the sources folder ${sources}, where every build of them walks through it; choose a cache outside ${sources} (or under a hidden folder in it, such as ${sources}/.context/NAME))\n`,
+        `${cache}: both paths named, as given, and what to do`,
+      );
+    }
+    t.same(tree(dir), before, 'nothing written');
+    const ok = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', 'docs/.context/cache'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    t.equal(ok.code, 0, 'under a hidden folder of the sources: built');
+    t.match(ok.out, /"document_count":2[,}]/, 'from the two documents only');
+    const again = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', 'docs/.context/cache', '--force'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    t.equal(again.code, 0);
+    t.match(again.out, /"document_count":2[,}]/, 'a rebuild does not take the cache in');
+    const root = await run(['build', '--engine', engine, '--sources', '.', '--cache', '.context/caches/all'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    t.equal(root.code, 0, 'the whole folder, the cache under .context/: built');
+  });
+}

@@ -89,7 +89,7 @@ t.test('a full disk mid-output: exit 6 and one io_error line, no stack trace', a
   ]) {
     const r = await spawnToFullDisk(argv, dir);
     t.equal(r.code, 6, `${argv[0] ?? ''}: exit 6 (io_error)`);
-    t.equal(r.stderr, 'error: io_error: I/O error occurred (writing output: ENOSPC)\n', `${argv[0] ?? ''}: one line`);
+    t.equal(r.stderr, 'error: io_error: I/O error occurred (cannot write the output to standard output: no space left on the device (ENOSPC); free space on the device it goes to, or send it elsewhere (a pipe, another file), then run the command again)\n', `${argv[0] ?? ''}: one line, naming what failed and what to do`);
   }
 });
 
@@ -103,8 +103,8 @@ t.test('guardOutput on injected streams: EPIPE keeps the code, ENOSPC makes it 6
   for (const [errno, given, expected, line] of [
     ['EPIPE', 0, 0, ''],
     ['EPIPE', 5, 5, ''],
-    ['ENOSPC', 0, 6, 'error: io_error: I/O error occurred (writing output: ENOSPC)\n'],
-    ['EIO', 4, 4, 'error: io_error: I/O error occurred (writing output: EIO)\n'],
+    ['ENOSPC', 0, 6, 'error: io_error: I/O error occurred (cannot write the output to standard output: no space left on the device (ENOSPC); free space on the device it goes to, or send it elsewhere (a pipe, another file), then run the command again)\n'],
+    ['EIO', 4, 4, 'error: io_error: I/O error occurred (cannot write the output to standard output: the device reported an I/O error (EIO); send it elsewhere (a pipe, another file), then run the command again)\n'],
   ] as const) {
     const out = failing(errno);
     const guard = guardOutput(out);

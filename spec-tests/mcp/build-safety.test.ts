@@ -21,7 +21,7 @@ const call = (id: number, name: string, args: Record<string, Json>): string => c
 
 type Line = { id?: number; result?: { isError?: boolean; content: { text: string }[] }; error?: { code: number; message: string } };
 
-async function serve(root: string, lines: string[]): Promise<Line[]> {
+async function serve(root: string, lines: string[], cacheRoot = join(root, 'caches')): Promise<Line[]> {
   const out: Buffer[] = [];
   const output = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -33,7 +33,7 @@ async function serve(root: string, lines: string[]): Promise<Line[]> {
     input: Readable.from([Buffer.from([INIT, ...lines].join('\n') + '\n')]),
     output,
     log: () => {},
-    cacheRoot: join(root, 'caches'),
+    cacheRoot,
     projectRoot: join(root, 'project'),
     timestamp: () => '2026-01-01T00:00:00Z',
   });
@@ -196,6 +196,60 @@ t.test('build and status failures: a fixed sentence naming the cause and next st
   }
   t.notOk(out.find((x) => x.id === 3)?.result?.isError, 'the first build succeeds');
 });
+
+// Issue 44 item 5(b) over MCP: a cache root inside the sources folder (sources "." with the
+// caches in the project) is refused with a sentence saying what to do; a hidden one
+// (.context/caches, the README's indexing set-up) is built, and never taken in.
+for (const engine of ['v0', 'v1'] as const) {
+  t.test(`${engine}: MCP refuses a cache inside its sources; under a hidden folder it builds`, async (t) => {
+    const root = t.testdir({ project: { 'a.md': '# A\nalpha\n', docs: { 'b.md': '# B\nbeta\n' } } });
+    const out = await serve(root, [call(1, 'context.build', { sources: '.', cache: 'all', engine })], join(root, 'project', 'caches'));
+    t.equal(out[0]?.result?.isError, true);
+    t.same(errorOf(out[0]), {
+      code: 'io_error',
+      message: 'The cache root lies inside the sources folder, so every build of it would walk through the caches; build from a folder that does not hold the cache root, or start the server with a --cache-root outside the sources (or in a hidden folder, such as .context/caches)',
+    });
+    t.notOk(existsSync(join(root, 'project', 'caches', 'all')), 'nothing built');
+    const docs = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'docs', engine })], join(root, 'project', 'caches'));
+    t.equal(docs[0]?.result?.isError, undefined, 'sources beside the cache root: built');
+    const hidden = join(root, 'project', '.context', 'caches');
+    const ok = await serve(root, [call(1, 'context.build', { sources: '.', cache: 'all', engine }), call(2, 'context.build', { sources: '.', cache: 'all', engine, force: true })], hidden);
+    t.equal(ok[0]?.result?.isError, undefined, 'a hidden cache root inside the sources: built');
+    t.match(text(ok[1]), /"document_count":2[,}]/, 'the rebuild takes the two documents, not the caches');
+  });
+}
+
+// Issue 44 item 5(c): a cache root kept in the project (.context/caches) that a symbolic
+// link leads out of (a cloned repository may carry one) was written through. It is refused;
+// a cache root outside the project is the server's configuration, taken as it is.
+for (const engine of ['v0', 'v1'] as const) {
+  t.test(`${engine}: MCP builds never write through a cache root in the project that leads out of it`, async (t) => {
+    const top = t.testdir({
+      one: { project: { docs: { 'a.md': '# A\nalpha\n' }, '.context': {} }, elsewhere: {}, real: {} },
+      two: { project: { docs: { 'a.md': '# A\nalpha\n' } }, elsewhere: { caches: {} } },
+    });
+    const root = join(top, 'one');
+    symlinkSync(join(root, 'elsewhere'), join(root, 'project', '.context', 'caches'));
+    const out = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'docs', engine })], join(root, 'project', '.context', 'caches'));
+    t.equal(out[0]?.result?.isError, true);
+    t.same(errorOf(out[0]), {
+      code: 'io_error',
+      message: 'The cache root lies inside the project but leads out of it through a symbolic link, so nothing is written there; make it a real folder, or start the server with a --cache-root outside the project',
+    });
+    t.same(readdirSync(join(root, 'elsewhere')), [], 'nothing written where the link leads');
+    // A link on the way (.context itself) is caught the same way.
+    const parent = join(top, 'two');
+    symlinkSync(join(parent, 'elsewhere'), join(parent, 'project', '.context'));
+    const viaParent = await serve(parent, [call(1, 'context.build', { sources: 'docs', cache: 'docs', engine })], join(parent, 'project', '.context', 'caches'));
+    t.equal(viaParent[0]?.result?.isError, true, 'a linked parent: refused too');
+    t.same(readdirSync(join(parent, 'elsewhere', 'caches')), [], 'nothing written there');
+    // The server's own cache root outside the project, reached through a link: its configuration.
+    symlinkSync(join(root, 'real'), join(root, 'linked-caches'));
+    const ok = await serve(root, [call(1, 'context.build', { sources: 'docs', cache: 'docs', engine })], join(root, 'linked-caches'));
+    t.equal(ok[0]?.result?.isError, undefined, 'a symlinked cache root outside the project: built');
+    t.ok(existsSync(join(root, 'real', 'docs', 'manifest.json')), 'where the link leads');
+  });
+}
 
 t.test('glob limits over MCP: -32602 before anything runs', async (t) => {
   const root = t.testdir({ project: { docs: { 'a.md': 'alpha' } }, caches: {} });

@@ -122,6 +122,41 @@ t.test('resources/list pages a 10,000-document cache with cursors', async (t) =>
   s.close();
 });
 
+// Issue 44 item 5(a): docs/mcp.md says "A cursor not given by the server is -32602"; a
+// well-formed cursor a client made up (the same base64url JSON the server writes, pointing
+// anywhere) was served as a page. Cursors now carry a checksum of what they say.
+t.test('a cursor the server did not give is refused, even well-formed; the ones it gives work, on every run', async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 250; i++) files[`d${String(i).padStart(3, '0')}.md`] = `doc ${i}\n`;
+  const root = t.testdir({ src: files, caches: {} });
+  await build(['--sources', join(root, 'src'), '--cache', join(root, 'caches', 'c')]);
+  const s = await sessionOver(join(root, 'caches'), true);
+  const first = (await s.call('resources/list', {})).value['result'] as { nextCursor: string };
+  const given = first.nextCursor;
+  const again = await sessionOver(join(root, 'caches'), true);
+  t.equal(((await again.call('resources/list', {})).value['result'] as { nextCursor: string }).nextCursor, given, 'the same cursor from another server: deterministic, so transcripts may record it');
+  again.close();
+  const page = (await s.call('resources/list', { cursor: given })).value['result'] as { resources: { name: string }[] };
+  t.equal(page.resources[0]?.name, 'd100.md', 'a given cursor resumes where its page ended');
+  const decoded = JSON.parse(Buffer.from(given, 'base64url').toString('utf8')) as Record<string, string>;
+  const forge = (v: unknown): string => Buffer.from(JSON.stringify(v), 'utf8').toString('base64url');
+  const forged: [string, string][] = [
+    [forge({ cache: 'c', after: 'd200.md' }), 'well-formed, as the server wrote them before, pointing elsewhere'],
+    [forge({ ...decoded, after: 'd200.md' }), 'a given cursor edited to point elsewhere'],
+    [forge({ ...decoded, check: '0000000000000000' }), 'a checksum that does not match'],
+    [forge({ ...decoded, extra: 1 }), 'a key added'],
+    [given.slice(0, -2), 'a given cursor cut short'],
+    [given + 'A', 'a given cursor with a character added'],
+  ];
+  for (const [cursor, what] of forged) {
+    const r = await s.call('resources/list', { cursor });
+    const error = r.value['error'] as { code: number; message: string } | undefined;
+    t.equal(error?.code, -32602, `${what}: -32602`);
+    t.equal(error?.message, 'Invalid params: cursor is not one this server gave (use nextCursor as given, or start without one)', `${what}: the documented refusal`);
+  }
+  s.close();
+});
+
 t.test('a cursor crosses from one cache to the next in UTF-8 byte order (house rule: byte order, not UTF-16)', async (t) => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 60; i++) files[`d${String(i).padStart(2, '0')}.md`] = `doc ${i}\n`;

@@ -7,7 +7,7 @@
 // into its staging directory: that directory is removed here once the worker is gone.
 
 import { Worker } from 'node:worker_threads';
-import { ContextError, toContextError, type ErrorCode, type FailureReason } from '../../errors.js';
+import { ContextError, fromErrorData, toContextError, type ErrorData } from '../../errors.js';
 import { runBuild, type BuildRequest } from './build-request.js';
 import * as fs from '../fs.js';
 import { BuildStopped, claimEnd, newFlag, requestStop, stagedDir, stopRequested } from './build-stop.js';
@@ -27,7 +27,7 @@ type WorkerReply =
   | { readonly progress: BuildProgress }
   | { readonly text: string }
   | { readonly cancelled: true }
-  | { readonly error: { readonly code: ErrorCode; readonly detail: string | null; readonly reason: FailureReason | null } };
+  | { readonly error: ErrorData };
 
 export async function buildInBackground(request: BuildRequest, options: BackgroundOptions = {}): Promise<BackgroundBuild> {
   const flag = newFlag();
@@ -109,7 +109,7 @@ function inWorker(url: URL, request: BuildRequest, flag: Int32Array, onProgress?
       }
       else if ('text' in reply) settle(() => resolve({ kind: 'built', text: reply.text }));
       else if ('cancelled' in reply) settle(() => resolve({ kind: 'cancelled' }));
-      else settle(() => reject(new ContextError(reply.error.code, reply.error.detail ?? undefined, reply.error.reason ?? undefined)));
+      else settle(() => reject(fromErrorData(reply.error)));
     });
     worker.once('error', (err) => settle(() => reject(new ContextError('internal_error', String(err))), true));
     worker.once('exit', (code) => settle(() => reject(new ContextError('internal_error', `build worker exited with ${code}`)), true));

@@ -6,7 +6,7 @@
 // it end this thread at once.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { toContextError } from '../../errors.js';
+import { errorData, toContextError } from '../../errors.js';
 import { runBuild, type BuildRequest } from './build-request.js';
 import * as fs from '../fs.js';
 import { BuildStopped, enterStaging, enterWriting, leaveStaging, stopRequested } from './build-stop.js';
@@ -47,8 +47,7 @@ if (port !== null) {
         port.postMessage({ cancelled: true });
         return;
       }
-      const e = toContextError(err);
-      port.postMessage({ error: { code: e.code, detail: e.detail ?? null, reason: e.reason ?? null } });
+      port.postMessage({ error: errorData(toContextError(err)) });
     },
   );
 }

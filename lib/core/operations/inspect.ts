@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { parseJson, type Json } from '../../json.js';
-import { ContextError, fromOsError } from '../../errors.js';
+import { ContextError, osFailure } from '../../errors.js';
 import { openEngine } from '../engine/engine.js';
 import * as fs from '../fs.js';
 import { requireCacheDir } from '../store/locate.js';
@@ -49,7 +49,7 @@ export function inspectCache(dir: string): InspectResult {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     // Absent or not a file: invalid. Unparseable: invalid. Any other OS failure: io_error.
-    if (typeof code === 'string' && code !== 'ENOENT' && code !== 'EISDIR') throw fromOsError(err, 'io_error');
+    if (typeof code === 'string' && code !== 'ENOENT' && code !== 'EISDIR') throw osFailure(err, { op: 'read', role: 'cache', subject: dir });
     valid = false;
   }
   if (valid) {

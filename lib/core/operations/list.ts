@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { compareBytes, type Json } from '../../json.js';
-import { ContextError, fromOsError } from '../../errors.js';
+import { osFailure } from '../../errors.js';
 import * as fs from '../fs.js';
 import { MANIFEST_FILE } from '../engine/v0/format.js';
 
@@ -18,7 +18,7 @@ export function listCaches(root: string): CacheListing[] {
   try {
     entries = fs.readDir(root);
   } catch (err) {
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'list', role: 'cache_root', subject: root });
   }
   const caches: CacheListing[] = [];
   for (const entry of entries) {
@@ -27,7 +27,8 @@ export function listCaches(root: string): CacheListing[] {
     try {
       manifest = fs.lstatOrNull(join(root, entry.name, MANIFEST_FILE));
     } catch (err) {
-      throw new ContextError('io_error', String((err as { code?: unknown }).code ?? ''));
+      // Even "not there" (a folder turned into a file meanwhile) is an I/O failure here.
+      throw osFailure(err, { op: 'examine', role: 'cache_root', subject: root, path: join(root, entry.name, MANIFEST_FILE) }, 'io_error');
     }
     caches.push({ path: entry.name, has_manifest: manifest !== null && manifest.isFile() });
   }

@@ -13,7 +13,7 @@ import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from '../engine/v0/format.js
 import { PACKS_DIR } from '../engine/v1/manifest.js';
 import { openEngine, type Engine } from '../engine/engine.js';
 import { requireCacheDir } from '../store/locate.js';
-import { fromOsError } from '../../errors.js';
+import { osFailure } from '../../errors.js';
 
 interface Entry {
   readonly stamp: string;
@@ -47,7 +47,7 @@ function safeStampOf(dir: string, deep: boolean): string {
   try {
     return stampOf(dir, deep);
   } catch (err) {
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'examine', role: 'cache', subject: dir });
   }
 }
 

@@ -9,7 +9,7 @@
 
 import { join } from 'node:path';
 import { compact, compareBytes, parseJson, type Json } from '../../json.js';
-import { ContextError, fromOsError } from '../../errors.js';
+import { ContextError, osFailure } from '../../errors.js';
 import * as fs from '../fs.js';
 import { versionOf } from '../hash.js';
 import { readManifest } from '../engine/v1/manifest.js';
@@ -17,7 +17,7 @@ import { isV1Manifest } from '../engine/v1/manifest.js';
 import { readPackHeads } from '../engine/v1/load.js';
 import { PackCheck } from '../engine/v1/pack-check.js';
 import { readState, STATE_FILE, type BuildState } from '../engine/v1/state.js';
-import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../sources/walk.js';
+import { DEFAULT_EXTENSIONS, listSources, requireSourcesDir, type SkippedSource } from '../sources/walk.js';
 import { documentId, findSources } from '../engine/v0/build.js';
 import { examineStructure, throwFirst } from '../engine/v0/check.js';
 import { requireCacheDir } from '../store/locate.js';
@@ -47,20 +47,20 @@ export interface StatusOptions {
   readonly allowSources?: (dir: string) => void;
 }
 
-function readText(path: string): string {
+function readManifestText(cacheDir: string): string {
   try {
-    return fs.readText(path);
+    return fs.readText(join(cacheDir, MANIFEST_FILE));
   } catch (err) {
-    throw fromOsError(err, 'cache_invalid');
+    throw osFailure(err, { op: 'read', role: 'cache', subject: cacheDir }, 'cache_invalid');
   }
 }
 
-function hashOf(path: string): { version: string; utf8: boolean } {
+function hashOf(sources: string, path: string): { version: string; utf8: boolean } {
   let bytes: Buffer;
   try {
-    bytes = fs.readFile(path);
+    bytes = fs.readFile(join(sources, path));
   } catch (err) {
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'read', role: 'sources', subject: sources });
   }
   return { version: versionOf(bytes), utf8: fs.isUtf8(bytes) };
 }
@@ -86,7 +86,7 @@ function compare(
 
 export function cacheStatus(cacheDir: string, options: StatusOptions): StatusReport {
   requireCacheDir(cacheDir);
-  const text = readText(join(cacheDir, MANIFEST_FILE));
+  const text = readManifestText(cacheDir);
   let parsed: unknown;
   try {
     parsed = parseJson(text);
@@ -104,14 +104,13 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
       label = manifest.sourceRoot;
     }
     options.allowSources?.(sources);
-    const st = fs.statOrNull(sources);
-    if (st === null || !st.isDirectory()) throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
+    requireSourcesDir(sources);
     const { include, exclude, extensions } = manifest.config.options;
     const listing = listSources(sources, { extensions: extensions ?? DEFAULT_EXTENSIONS, include, exclude, gitignore: true });
     const found = new Map<string, string>();
     const skipped: SkippedSource[] = [...listing.skipped];
     for (const path of listing.files) {
-      const h = hashOf(join(sources, path));
+      const h = hashOf(sources, path);
       if (!h.utf8) skipped.push({ path, reason: 'content is not UTF-8' });
       else found.set(path, h.version);
     }
@@ -138,12 +137,11 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
     return unknown(structure.cacheVersion, 'v0', 'a v0 cache does not record its sources: give sources to compare with');
   }
   options.allowSources?.(options.sources);
-  const st = fs.statOrNull(options.sources);
-  if (st === null || !st.isDirectory()) throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
+  requireSourcesDir(options.sources);
   const found = new Map<string, string>();
   const skipped: SkippedSource[] = [];
   for (const rel of findSources(options.sources)) {
-    const h = hashOf(join(options.sources, rel));
+    const h = hashOf(options.sources, rel);
     // v0's build refuses such a file; status names it instead of failing.
     if (!h.utf8) skipped.push({ path: rel, reason: 'content is not UTF-8' });
     else found.set(documentId(rel), h.version);

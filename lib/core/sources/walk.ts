@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { compareBytes, sortByBytes } from '../../json.js';
-import { fromOsError } from '../../errors.js';
+import { ContextError, osError, osFailure } from '../../errors.js';
 import * as fs from '../fs.js';
 import { IgnoreStack } from './gitignore.js';
 import { MAX_IGNORE_LINE } from './limits.js';
@@ -62,6 +62,25 @@ function linksToFile(path: string): boolean {
   }
 }
 
+/**
+ * io_error unless `dir` (a sources folder) is a folder: `sources_missing` when it is absent
+ * or not a folder, the error naming it either way.
+ */
+export function requireSourcesDir(dir: string): void {
+  let st: fs.Stats | null;
+  try {
+    st = fs.statOrNull(dir);
+  } catch (err) {
+    throw osFailure(err, { op: 'examine', role: 'sources', subject: dir });
+  }
+  if (st === null || !st.isDirectory()) throw osError('io_error', { op: 'examine', role: 'sources', subject: dir }, st === null ? 'ENOENT' : 'ENOTDIR', 'sources_missing');
+}
+
+/** A source listed by the walk that was gone when the build came to it. */
+export function sourceVanished(sources: string, file: string): ContextError {
+  return osError('io_error', { op: 'read', role: 'sources', subject: sources, path: file }, 'ENOENT');
+}
+
 export function listSources(root: string, options: SourceOptions): SourceListing {
   const extensions = new Set(options.extensions);
   // picomatch loads only when globs are given (most builds name none).
@@ -89,14 +108,14 @@ export function listSources(root: string, options: SourceOptions): SourceListing
     try {
       named = entriesOf(dir);
     } catch (err) {
-      throw fromOsError(err, 'io_error');
+      throw osFailure(err, { op: 'list', role: 'sources', subject: root });
     }
     if (options.gitignore && named.some((n) => n.name === '.gitignore' && n.e.isFile())) {
       const tooLong: number[] = [];
       try {
         rules = rules.with(rel, fs.readText(join(dir, '.gitignore')), tooLong);
       } catch (err) {
-        throw fromOsError(err, 'io_error');
+        throw osFailure(err, { op: 'read', role: 'sources', subject: root });
       }
       if (tooLong.length > 0) {
         const which = tooLong.length === 1 ? `line ${tooLong[0] as number} is` : `${tooLong.length} lines (first: ${tooLong[0] as number}) are`;

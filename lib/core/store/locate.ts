@@ -4,7 +4,7 @@
 // check every engine opens a cache with: the path must be a directory.
 
 import { isAbsolute, join, sep } from 'node:path';
-import { ContextError, fromOsError } from '../../errors.js';
+import { ContextError, osFailure } from '../../errors.js';
 import * as fs from '../fs.js';
 
 export function locateCache(root: string, name: string): string {
@@ -30,7 +30,7 @@ export function locateCache(root: string, name: string): string {
   try {
     realRoot = fs.realPath(root);
   } catch (err) {
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'examine', role: 'cache_root', subject: root });
   }
   if (real === realRoot || !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
     throw new ContextError('cache_missing');
@@ -44,7 +44,7 @@ export function requireCacheDir(dir: string): void {
   try {
     st = fs.statOrNull(dir);
   } catch (err) {
-    throw fromOsError(err, 'cache_missing');
+    throw osFailure(err, { op: 'examine', role: 'cache', subject: dir }, 'cache_missing');
   }
   if (st === null || !st.isDirectory()) throw new ContextError('cache_missing');
 }

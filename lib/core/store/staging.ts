@@ -9,7 +9,7 @@
 // whose swap collides with another's fails with io_error and leaves the winner in place.
 
 import { basename, dirname, join } from 'node:path';
-import { ContextError, fromOsError } from '../../errors.js';
+import { ContextError, errnoOf, osFailure } from '../../errors.js';
 import * as fs from '../fs.js';
 import { checkTarget, type CacheLayout, type TargetGuard } from './target.js';
 import { currentOwner, isOwnerTag, ownerState, type BuildOwner } from './build-owner.js';
@@ -31,11 +31,6 @@ export interface SweepReport {
   readonly restored: boolean;
   /** Staging directories left alone: a live build's, or an owner that cannot be judged. */
   readonly kept: number;
-}
-
-function errnoOf(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /** `.NAME.KIND-<owner>-` for this process, or the untagged prefix where /proc is absent. */
@@ -139,7 +134,7 @@ export function stageCache(cache: string): string {
     return temp;
   } catch (err) {
     if (temp !== undefined) fs.removeTree(temp);
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'create', role: 'cache', subject: cache });
   }
 }
 
@@ -180,7 +175,7 @@ export function writeCacheAtomically<T>(cache: string, write: (tempDir: string) 
     fs.syncDir(parent);
     return result;
   } catch (err) {
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'write', role: 'cache', subject: cache });
   } finally {
     if (temp !== undefined) fs.removeTree(temp);
   }

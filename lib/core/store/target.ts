@@ -5,10 +5,14 @@
 // manifest.json that looks like a cache's or is a real one copied there; a cache with a
 // file of someone else's added; a file; a symlink) is refused before anything is read or
 // written, and so is a target that is the sources folder or holds it, or that is or holds a
-// directory the caller protects (the working directory, the server's project root). Judged
-// on real paths, so neither `..` nor a symlinked parent hides the relation.
+// directory the caller protects (the working directory, the server's project root). A target
+// inside the sources folder is refused too — every later build of those sources would walk
+// through the cache — unless a folder on its way there is hidden (`docs/.context/cache`),
+// which no walk of either engine takes a document from (v1 never enters a hidden folder; v0
+// takes only `*.md` files, and no cache holds one). Judged on real paths, so neither `..`
+// nor a symlinked parent hides the relation.
 
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { ContextError } from '../../errors.js';
 import { isWithinRoots, realPathOfMaybeMissing } from '../confine.js';
 import * as fs from '../fs.js';
@@ -83,6 +87,19 @@ export function isReplaceable(dir: string, layouts: readonly CacheLayout[]): boo
 }
 
 /**
+ * Whether `cache` lies inside `sources` (by real path) where a walk of the sources would
+ * go: under no hidden folder (a name starting with a dot) on the way from the sources.
+ */
+export function insideWalkedSources(cache: string, sources: string): boolean {
+  const realCache = realPathOfMaybeMissing(cache);
+  const realSources = realPathOfMaybeMissing(sources);
+  if (realCache === null || realSources === null || realCache === realSources) return false;
+  const rel = relative(realSources, realCache);
+  if (rel === '' || rel === '..' || rel.startsWith('..' + sep) || rel.startsWith(sep)) return false;
+  return !rel.split(sep).some((part) => part.startsWith('.'));
+}
+
+/**
  * Refuses a target that a build must not touch (io_error, with a reason); returns whether
  * something is there (an existing cache or empty directory). `force` false: anything there
  * is refused as existing; `force` true: only a cache of one of `layouts` (or an empty
@@ -97,6 +114,14 @@ export function checkTarget(cache: string, force: boolean, guard: TargetGuard | 
     }
     if (guard.protect.some((p) => isWithinRoots(p, [cache]))) {
       throw new ContextError('io_error', 'the cache would replace the working directory (or the project root) or a folder holding it', 'target_protected');
+    }
+    if (insideWalkedSources(cache, guard.sources)) {
+      throw new ContextError(
+        'io_error',
+        `the cache ${cache} would lie inside the sources folder ${guard.sources}, where every build of them walks through it; ` +
+          `choose a cache outside ${guard.sources} (or under a hidden folder in it, such as ${join(guard.sources, '.context', 'NAME')})`,
+        'target_inside_sources',
+      );
     }
   }
   const st = fs.lstatOrNull(cache);

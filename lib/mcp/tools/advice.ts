@@ -7,7 +7,8 @@
 
 import { compact } from '../../json.js';
 import { ContextError, ERROR_TABLE, type ErrorCode, type FailureReason } from '../../errors.js';
-import type { JsonSchema, ToolOutcome } from '../tool.js';
+import type { JsonSchema, ToolContext, ToolOutcome } from '../tool.js';
+import { osHint } from './os-hint.js';
 import { objectOf, stringEnum } from './output-schema.js';
 
 /** Sentences for a failure with a known reason (the same for both tools where it applies). */
@@ -16,6 +17,8 @@ const BY_REASON: Readonly<Record<FailureReason, string>> = {
   target_not_cache: 'Something other than a cache has that name under the cache root, so it is not replaced; choose another cache name',
   target_holds_sources: 'The cache would replace the sources folder or a folder holding it; choose another cache name',
   target_protected: 'The cache would replace the project root or a folder holding it; choose another cache name',
+  cache_root_leaves_project: 'The cache root lies inside the project but leads out of it through a symbolic link, so nothing is written there; make it a real folder, or start the server with a --cache-root outside the project',
+  target_inside_sources: 'The cache root lies inside the sources folder, so every build of it would walk through the caches; build from a folder that does not hold the cache root, or start the server with a --cache-root outside the sources (or in a hidden folder, such as .context/caches)',
   sources_missing: 'The sources folder does not exist under the project root; pass a folder that does',
   cache_name: 'A cache name is one folder name, without slashes',
   cache_root_missing: 'No cache root yet: build a cache first',
@@ -48,7 +51,7 @@ const BY_CODE: Readonly<Record<AdvisedTool, Readonly<Record<ErrorCode, string>>>
 
 /** Reasons that make sense for each tool (the rest never reach it). */
 const REASONS: Readonly<Record<AdvisedTool, readonly FailureReason[]>> = {
-  build: ['cache_exists', 'target_not_cache', 'target_holds_sources', 'target_protected', 'sources_missing', 'cache_name', 'build_collided'],
+  build: ['cache_exists', 'target_not_cache', 'target_holds_sources', 'target_protected', 'target_inside_sources', 'cache_root_leaves_project', 'sources_missing', 'cache_name', 'build_collided'],
   status: ['sources_missing', 'cache_name', 'cache_root_missing'],
 };
 
@@ -58,17 +61,22 @@ export function adviceOf(tool: AdvisedTool, err: ContextError): string {
   return BY_CODE[tool][err.code];
 }
 
-/** `{"error":{"code":C,"message":SENTENCE}}` + "\n", as an error outcome. */
-export function advisedError(tool: AdvisedTool, err: ContextError): ToolOutcome {
-  return { text: compact({ error: { code: err.code, message: adviceOf(tool, err) } }) + '\n', isError: true };
+/**
+ * `{"error":{"code":C,"message":SENTENCE}}` + "\n", as an error outcome; a failure the OS
+ * caused adds, as the hint, which folder and what to do (os-hint.ts), when `ctx` is given.
+ */
+export function advisedError(tool: AdvisedTool, err: ContextError, ctx?: ToolContext): ToolOutcome {
+  const text = compact({ error: { code: err.code, message: adviceOf(tool, err) } }) + '\n';
+  const hint = ctx === undefined ? undefined : osHint(err, ctx);
+  return hint === undefined ? { text, isError: true } : { text, isError: true, hint };
 }
 
 /** Runs a tool body: its text, or a thrown ContextError as the advised error object. */
-export function runAdvised(tool: AdvisedTool, body: () => string): ToolOutcome {
+export function runAdvised(tool: AdvisedTool, body: () => string, ctx?: ToolContext): ToolOutcome {
   try {
     return { text: body(), isError: false };
   } catch (err) {
-    if (err instanceof ContextError) return advisedError(tool, err);
+    if (err instanceof ContextError) return advisedError(tool, err, ctx);
     throw err;
   }
 }

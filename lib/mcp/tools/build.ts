@@ -6,7 +6,8 @@
 // old cache intact. Hidden by `context mcp --read-only`.
 
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { isWithinRoots } from '../../core/confine.js';
 import { buildInBackground } from '../../core/operations/build-background.js';
 import { DEFAULT_ENGINE, DEFAULT_V1_OPTIONS, emptyBuildWarning, ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/operations/build-request.js';
 import { describeProgress, type BuildPhase, type BuildProgress } from '../../core/store/progress.js';
@@ -50,6 +51,22 @@ function sourcesInsideRoots(value: unknown, ctx: ToolContext): string {
   return dir;
 }
 
+/**
+ * A cache root kept in the project (`.context/caches`) must stay there by real path: a
+ * symbolic link on its way (which a cloned repository may carry) would have builds write
+ * wherever it leads. A cache root outside the project is the server's configuration and is
+ * taken as it is, link or not (docs/reliability.md "The MCP server touches only its two roots").
+ */
+function cacheRootStaysInside(cacheRoot: string, roots: readonly string[]): void {
+  const inside = (root: string): boolean => {
+    const rel = relative(root, cacheRoot);
+    return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
+  };
+  if (roots.some(inside) && !isWithinRoots(cacheRoot, roots)) {
+    throw new ContextError('io_error', 'the cache root lies in the project but leads out of it through a symbolic link', 'cache_root_leaves_project');
+  }
+}
+
 function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   const found = allowed.find((a) => a === value);
@@ -87,6 +104,7 @@ function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): B
   const sources = sourcesInsideRoots(args['sources'], ctx);
   const cache = cacheTarget(args['cache'], ctx);
   const allowed = policyOf(ctx).allowed;
+  cacheRootStaysInside(ctx.cacheRoot, [ctx.projectRoot, ...allowed]);
   return {
     sources,
     cache,
@@ -209,7 +227,7 @@ export const buildTool: Tool = {
       // Cancelled: the session sends no reply at all; this error object is never seen.
       if (built === null) throw new ContextError('io_error', 'build cancelled');
       return built.text;
-    });
+    }, ctx);
     // A build that found no document: the CLI's stderr warning, as a second text block.
     const warning = built === null || outcome.isError ? null : emptyBuildWarning(built.engine, built.text);
     return warning === null ? outcome : { ...outcome, hint: warning };

@@ -25,6 +25,6 @@ export const inspectCacheTool: Tool = {
   outputSchema: outputSchema(objectOf({ cache_version: STRING, document_count: COUNT, total_bytes: COUNT, valid: BOOLEAN })),
   annotations: READ_ONLY,
   call(args, ctx) {
-    return runTool(() => readNamedCache(args['cache'], ctx, (dir) => inspectText(dir, 'json')));
+    return runTool(() => readNamedCache(args['cache'], ctx, (dir) => inspectText(dir, 'json')), ctx);
   },
 };

@@ -20,6 +20,6 @@ export const listCachesTool: Tool = {
   outputSchema: outputSchema(objectOf({ caches: arrayOf(objectOf({ path: STRING, has_manifest: BOOLEAN })) })),
   annotations: READ_ONLY,
   call(_args, ctx) {
-    return runTool(() => listCachesText(ctx.cacheRoot));
+    return runTool(() => listCachesText(ctx.cacheRoot), ctx);
   },
 };

@@ -3,13 +3,17 @@
 // Anything else is a bug: it propagates, and the session logs it as internal_error.
 
 import { ContextError, errorJson } from '../../errors.js';
-import type { ToolOutcome } from '../tool.js';
+import type { ToolContext, ToolOutcome } from '../tool.js';
+import { osHint } from './os-hint.js';
 
-export function runTool(body: () => string): ToolOutcome {
+/** The body's text, or a thrown ContextError as the error object; one the OS caused adds its hint (os-hint.ts). */
+export function runTool(body: () => string, ctx: ToolContext): ToolOutcome {
   try {
     return { text: body(), isError: false };
   } catch (err) {
-    if (err instanceof ContextError) return { text: errorJson(err.code) + '\n', isError: true };
-    throw err;
+    if (!(err instanceof ContextError)) throw err;
+    const text = errorJson(err.code) + '\n';
+    const hint = osHint(err, ctx);
+    return hint === undefined ? { text, isError: true } : { text, isError: true, hint };
   }
 }

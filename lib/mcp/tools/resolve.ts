@@ -185,9 +185,9 @@ export const resolveTool: Tool = {
       const scope = validateBudgetScope(args['budget_scope']);
       // The cache's name as given: the URIs of omitted and merged units read back through it.
       return readNamedCache(args['cache'], ctx, (dir) => resolveText(dir, query, budget, format ?? 'json', ctx.memo, scope, explain === true));
-    });
+    }, ctx);
     if (outcome.isError) {
-      const hint = hintOf(outcome.text);
+      const hint = outcome.hint ?? hintOf(outcome.text);
       return hint === undefined ? outcome : { ...outcome, hint };
     }
     // A v0 cache answers in JSON whatever the format asked (Markdown is v1's).

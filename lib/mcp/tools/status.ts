@@ -67,6 +67,6 @@ export const statusTool: Tool = {
         sourcesLabel: given ?? null,
         allowSources: (d) => insideRoots(d, ctx),
       });
-    });
+    }, ctx);
   },
 };

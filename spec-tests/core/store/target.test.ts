@@ -11,7 +11,7 @@ import { CACHE_LAYOUTS } from '../../../lib/core/engine/layouts.js';
 import { buildCache } from '../../../lib/core/engine/v0/build.js';
 import { isV0ManifestText } from '../../../lib/core/engine/v0/check.js';
 import { isV1ManifestText } from '../../../lib/core/engine/v1/manifest.js';
-import { isReplaceable } from '../../../lib/core/store/target.js';
+import { insideWalkedSources, isReplaceable } from '../../../lib/core/store/target.js';
 import { buildV1 } from '../engine/v1/fixture.js';
 
 const REFERENCE = new URL('../../fixtures/compat-v0/caches/', import.meta.url).pathname;
@@ -96,4 +96,24 @@ t.test('isReplaceable: empty, or a cache with nothing a cache never holds', asyn
     }), 'documents as a file'],
   ];
   for (const [at, what] of refused) t.notOk(replaceable(at), what);
+});
+
+// Issue 44 item 5(b): where a cache lies inside the sources folder a walk would go through.
+t.test('insideWalkedSources: inside the sources, by real path, unless a hidden folder is on the way', async (t) => {
+  const dir = t.testdir({ docs: { guide: {} }, elsewhere: {} });
+  symlinkSync(join(dir, 'docs'), join(dir, 'link'));
+  const docs = join(dir, 'docs');
+  const cases: [string, string, boolean][] = [
+    [join(docs, 'cache'), docs, true],
+    [join(docs, 'guide', 'cache'), docs, true],
+    [join(dir, 'link', 'cache'), docs, true],
+    [join(docs, 'cache'), join(dir, 'link'), true],
+    [join(docs, '.context', 'cache'), docs, false],
+    [join(docs, 'guide', '.cache'), docs, false],
+    [join(dir, 'caches', 'docs'), docs, false],
+    [join(dir, 'elsewhere', 'cache'), docs, false],
+    [docs, docs, false],
+    [dir, docs, false],
+  ];
+  for (const [cache, sources, inside] of cases) t.equal(insideWalkedSources(cache, sources), inside, `${cache.slice(dir.length)} in ${sources.slice(dir.length)}`);
 });

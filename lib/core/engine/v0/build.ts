@@ -5,12 +5,12 @@
 
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
-import { ContextError, fromOsError } from '../../../errors.js';
+import { ContextError, osFailure } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../store/staging.js';
 import { CACHE_LAYOUTS } from '../layouts.js';
 import type { TargetGuard } from '../../store/target.js';
 import { isWithinRoots } from '../../confine.js';
-import { OUTSIDE_ROOTS, type SkippedSource } from '../../sources/walk.js';
+import { OUTSIDE_ROOTS, requireSourcesDir, type SkippedSource } from '../../sources/walk.js';
 import type { BuildProgress, ProgressListener } from '../../store/progress.js';
 import * as fs from '../../fs.js';
 import { versionOf } from '../../hash.js';
@@ -92,7 +92,7 @@ export function findSources(
     } catch (err) {
       // The reference skips unreadable directories silently; a cache missing documents
       // without a word is worse than a clear failure.
-      throw fromOsError(err, 'io_error');
+      throw osFailure(err, { op: 'list', role: 'sources', subject: root });
     }
     entries.sort((a, b) => compareBytes(a.name, b.name));
     for (const entry of entries) {
@@ -134,7 +134,7 @@ function readSources(root: string, relPaths: readonly string[], report: Progress
     try {
       bytes = fs.readFile(join(root, rel));
     } catch (err) {
-      throw fromOsError(err, 'io_error');
+      throw osFailure(err, { op: 'read', role: 'sources', subject: root });
     }
     if (!fs.isUtf8(bytes)) {
       // document_model.md invariant 4: invalid bytes are rejected, not cleaned.
@@ -177,10 +177,7 @@ function writeCacheTree(dir: string, docs: readonly SourceDocument[], createdAt:
 
 export function buildCache(options: BuildOptions): BuildSummary {
   const { sources, cache, force, createdAt } = options;
-  const sourceStat = fs.statOrNull(sources);
-  if (sourceStat === null || !sourceStat.isDirectory()) {
-    throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
-  }
+  requireSourcesDir(sources);
   checkCacheTarget(cache, force, options.guard, CACHE_LAYOUTS);
   const report: ProgressListener = options.onProgress ?? (() => {});
   // Everything is read and checked before the first byte is written.

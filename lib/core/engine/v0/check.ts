@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { compareBytes, parseJson } from '../../../json.js';
-import { ContextError, fromOsError } from '../../../errors.js';
+import { ContextError, osFailure } from '../../../errors.js';
 import * as fs from '../../fs.js';
 import { requireCacheDir } from '../../store/locate.js';
 import { versionOf } from '../../hash.js';
@@ -47,13 +47,13 @@ export const throwFirst: FailureSink = (failure) => {
 };
 
 /** Reads a file of the cache; "absent" (or a directory in its place) returns null. */
-function readCacheFile(path: string): string | null {
+function readCacheFile(dir: string, name: string): string | null {
   try {
-    return fs.readText(path);
+    return fs.readText(join(dir, name));
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'read', role: 'cache', subject: dir });
   }
 }
 
@@ -70,7 +70,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /** The manifest's document entries, or a failure of the `manifest` check. */
 function readManifest(dir: string, fail: FailureSink): { version: string; entries: ManifestEntry[] } | null {
-  const text = readCacheFile(join(dir, MANIFEST_FILE));
+  const text = readCacheFile(dir, MANIFEST_FILE);
   if (text === null) return fail(new CheckFailure('manifest', 'manifest.json is missing')), null;
   return parseManifest(text, fail);
 }
@@ -124,7 +124,7 @@ function parseManifest(text: string, fail: FailureSink): { version: string; entr
 }
 
 function checkIndex(dir: string, entries: readonly ManifestEntry[], fail: FailureSink): void {
-  const text = readCacheFile(join(dir, INDEX_FILE));
+  const text = readCacheFile(dir, INDEX_FILE);
   if (text === null) return fail(new CheckFailure('index', 'index.json is missing'));
   const index = parseOrNull(text);
   if (!isObject(index)) return fail(new CheckFailure('index', 'index.json is not a JSON object'));
@@ -152,7 +152,7 @@ export function readDocument(dir: string, entry: ManifestEntry, fail: FailureSin
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') {
       return fail(new CheckFailure('documents_exist', `${entry.file} is missing`)), null;
     }
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'read', role: 'cache', subject: dir });
   }
   // ASCII file bytes with no \u escape mean ASCII content: decided by a SIMD byte check
   // instead of a scan of the decoded string.
@@ -181,7 +181,7 @@ function checkOrphans(dir: string, entries: readonly ManifestEntry[], fail: Fail
     const code = (err as { code?: unknown }).code;
     // context_resolve.md "--cache": a cache contains documents/, even with no documents.
     if (code === 'ENOENT' || code === 'ENOTDIR') return fail(new CheckFailure('documents_exist', 'documents/ is missing'));
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'list', role: 'cache', subject: dir });
   }
   const expected = new Set(entries.map((e) => e.file));
   for (const name of names.sort(compareBytes)) {

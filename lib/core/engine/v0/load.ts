@@ -5,7 +5,7 @@
 // are indexed in the same pass, for a process that answers many queries from one load.
 
 import { Worker } from 'node:worker_threads';
-import { ContextError, type ErrorCode } from '../../../errors.js';
+import { ContextError, errorData, fromErrorData, type ErrorData } from '../../../errors.js';
 import { examineStructure, throwFirst } from './check.js';
 import type { ManifestEntry } from './format.js';
 import { readBatch, unpackBatch, type DocumentBatch, type PackedBatch } from './read-batch.js';
@@ -78,7 +78,7 @@ export function loadCache(dir: string, options: LoadOptions = {}): LoadedCache {
 type WorkerReply =
   | { batch: DocumentBatch }
   | { packed: PackedBatch }
-  | { error: { code: ErrorCode; detail: string | null } };
+  | { error: ErrorData };
 
 function runWorker(url: URL, dir: string, entries: readonly ManifestEntry[], terms: readonly string[]): Promise<WorkerReply> {
   return new Promise((resolve) => {
@@ -87,7 +87,7 @@ function runWorker(url: URL, dir: string, entries: readonly ManifestEntry[], ter
       resolve(reply);
       void worker.terminate();
     });
-    worker.once('error', (err) => resolve({ error: { code: 'internal_error', detail: String(err) } }));
+    worker.once('error', (err) => resolve({ error: errorData(new ContextError('internal_error', String(err))) }));
   });
 }
 
@@ -116,12 +116,12 @@ export async function loadCacheParallel(dir: string, options: LoadOptions = {}):
     first = { batch: readBatch(dir, chunks[0] as ManifestEntry[], terms) };
   } catch (err) {
     if (!(err instanceof ContextError)) throw err;
-    first = { error: { code: err.code, detail: err.detail ?? null } };
+    first = { error: errorData(err) };
   }
   const replies = [first, ...(await Promise.all(pending))];
   const batches: DocumentBatch[] = [];
   for (const reply of replies) {
-    if ('error' in reply) throw new ContextError(reply.error.code, reply.error.detail ?? undefined);
+    if ('error' in reply) throw fromErrorData(reply.error);
     batches.push('packed' in reply ? unpackBatch(reply.packed) : reply.batch);
   }
   return assemble(structure.cacheVersion, terms, batches);

@@ -2,7 +2,7 @@
 // posts back either the batch or the ContextError it failed with (as plain data).
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { toContextError } from '../../../errors.js';
+import { errorData, toContextError } from '../../../errors.js';
 import type { ManifestEntry } from './format.js';
 import { packBatch, readBatch } from './read-batch.js';
 
@@ -10,6 +10,5 @@ const { dir, entries, terms } = workerData as { dir: string; entries: ManifestEn
 try {
   parentPort?.postMessage({ packed: packBatch(readBatch(dir, entries, terms)) });
 } catch (err) {
-  const e = toContextError(err);
-  parentPort?.postMessage({ error: { code: e.code, detail: e.detail ?? null } });
+  parentPort?.postMessage({ error: errorData(toContextError(err)) });
 }

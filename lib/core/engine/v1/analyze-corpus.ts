@@ -8,7 +8,8 @@
 // the main thread is left only to write them.
 
 import { Worker } from 'node:worker_threads';
-import { ContextError, fromOsError, toContextError, type ErrorCode } from '../../../errors.js';
+import { join } from 'node:path';
+import { ContextError, errorData, fromErrorData, osFailure, toContextError, type ErrorData, type PathRole } from '../../../errors.js';
 import { withPacks } from './assemble.js';
 import { analyzeBatch, BatchReadError, type BatchItem, type BatchResult, type BatchTask } from './batch.js';
 import { cutsPack } from './packs.js';
@@ -56,7 +57,7 @@ export function chunkStarts(items: readonly BatchItem[], chunkItems: number, ali
 export type ChunkReply =
   | { readonly chunk: number; readonly result: BatchResult }
   | { readonly chunk: number; readonly readError: { readonly path: string; readonly code: string | null } }
-  | { readonly chunk: number; readonly error: { readonly code: ErrorCode; readonly detail: string | null } };
+  | { readonly chunk: number; readonly error: ErrorData };
 
 /** The items of chunk `k`. */
 function chunkOf(chunked: ChunkedTask, k: number): BatchTask {
@@ -83,8 +84,7 @@ export async function takeChunks(chunked: ChunkedTask, reply: (r: ChunkReply) =>
       if (err instanceof BatchReadError) {
         reply({ chunk, readError: { path: err.path, code: err.code ?? null } });
       } else {
-        const e = toContextError(err);
-        reply({ chunk, error: { code: e.code, detail: e.detail ?? null } });
+        reply({ chunk, error: errorData(toContextError(err)) });
       }
       continue;
     }
@@ -114,14 +114,24 @@ function runWorker(url: URL, chunked: ChunkedTask, onReply: (r: ChunkReply) => v
     });
     worker.once('error', (err) => {
       noMoreChunks(chunked);
-      onReply({ chunk: -1, error: { code: 'internal_error', detail: String(err) } });
+      onReply({ chunk: -1, error: errorData(new ContextError('internal_error', String(err))) });
       resolve();
     });
   });
 }
 
-function readFailure(path: string, code: string | null): ContextError {
-  return fromOsError(Object.assign(new Error(`cannot read ${path}`), { code }), 'io_error');
+/** Where the documents an analysis reads come from: the sources folder (a build) or a cache (verify). */
+export interface AnalysisOrigin {
+  readonly role: PathRole;
+  /** The sources folder or the cache (absolute). */
+  readonly subject: string;
+}
+
+/** A document that could not be read: its file when it is a source, else the cache that holds it. */
+function readFailure(path: string, code: string | null, origin: AnalysisOrigin | null): ContextError {
+  if (origin === null) return osFailure({ code: code ?? undefined }, { op: 'read', role: 'sources', subject: path });
+  const file = origin.role === 'sources' ? { path: join(origin.subject, path) } : {};
+  return osFailure({ code: code ?? undefined }, { op: 'read', role: origin.role, subject: origin.subject, ...file });
 }
 
 /**
@@ -133,11 +143,17 @@ function readFailure(path: string, code: string | null): ContextError {
  * stop throws from its progress report), no thread takes another chunk, those running end, and
  * that error is thrown.
  */
-export async function analyzeCorpus(task: BatchTask, threads: number, arrived?: (batch: BatchResult) => void, analyzed?: (items: number) => void): Promise<BatchResult[]> {
+export async function analyzeCorpus(
+  task: BatchTask,
+  threads: number,
+  arrived?: (batch: BatchResult) => void,
+  analyzed?: (items: number) => void,
+  origin: AnalysisOrigin | null = null,
+): Promise<BatchResult[]> {
   const items = task.items;
   const parts = Math.max(1, Math.min(Math.floor(threads), Math.floor(items.length / MIN_ITEMS_PER_THREAD)));
   if (WORKER_URL === null || parts <= 1) {
-    const batch = await runMain(task);
+    const batch = await runMain(task, origin);
     arrived?.(batch);
     return [batch];
   }
@@ -166,8 +182,8 @@ export async function analyzeCorpus(task: BatchTask, threads: number, arrived?: 
   replies.sort((a, b) => a.chunk - b.chunk);
   const results: BatchResult[] = [];
   for (const reply of replies) {
-    if ('readError' in reply) throw readFailure(reply.readError.path, reply.readError.code);
-    if ('error' in reply) throw new ContextError(reply.error.code, reply.error.detail ?? undefined);
+    if ('readError' in reply) throw readFailure(reply.readError.path, reply.readError.code, origin);
+    if ('error' in reply) throw fromErrorData(reply.error);
     results.push(reply.result);
   }
   if (results.length !== chunked.starts.length - 1) throw new ContextError('internal_error', 'a chunk of the analysis is missing');
@@ -180,11 +196,11 @@ async function runChunk(task: BatchTask, last: boolean): Promise<BatchResult> {
   return task.encodePacks === true ? withPacks(result, order, last) : result;
 }
 
-async function runMain(task: BatchTask): Promise<BatchResult> {
+async function runMain(task: BatchTask, origin: AnalysisOrigin | null): Promise<BatchResult> {
   try {
     return await runChunk(task, true);
   } catch (err) {
-    if (err instanceof BatchReadError) throw readFailure(err.path, err.code ?? null);
+    if (err instanceof BatchReadError) throw readFailure(err.path, err.code ?? null, origin);
     throw err;
   }
 }

@@ -19,14 +19,14 @@
 
 import { join, relative, sep } from 'node:path';
 import { canonical, compareBytes } from '../../../json.js';
-import { ContextError, fromOsError } from '../../../errors.js';
+import { ContextError, osFailure } from '../../../errors.js';
 import { checkCacheTarget, writeCacheAtomically } from '../../store/staging.js';
 import { CACHE_LAYOUTS } from '../layouts.js';
 import type { TargetGuard } from '../../store/target.js';
 import type { ProgressListener } from '../../store/progress.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
-import { DEFAULT_EXTENSIONS, listSources, type SkippedSource } from '../../sources/walk.js';
+import { DEFAULT_EXTENSIONS, listSources, requireSourcesDir, sourceVanished, type SkippedSource } from '../../sources/walk.js';
 import { formatCounts } from '../../sources/extensions.js';
 import type { AnalyzedDocument } from './assemble.js';
 import { EarlyPacks } from './early-packs.js';
@@ -284,10 +284,7 @@ type NewDocument =
   | { readonly kind: 'old'; readonly path: string; readonly oldDoc: number };
 
 export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
-  const sourceStat = fs.statOrNull(o.sources);
-  if (sourceStat === null || !sourceStat.isDirectory()) {
-    throw new ContextError('io_error', 'sources directory does not exist or is not a directory', 'sources_missing');
-  }
+  requireSourcesDir(o.sources);
   checkCacheTarget(o.cache, o.force, o.guard, CACHE_LAYOUTS);
   const report = o.onProgress ?? (() => undefined);
   report({ phase: 'scan', files: 0, filesTotal: 0, bytes: 0 });
@@ -319,9 +316,9 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     try {
       st = fs.statBigOrNull(fileOf(path));
     } catch (err) {
-      throw fromOsError(err, 'io_error');
+      throw osFailure(err, { op: 'examine', role: 'sources', subject: o.sources });
     }
-    if (st === null) throw new ContextError('io_error', `source file vanished during the build: ${path}`);
+    if (st === null) throw sourceVanished(o.sources, fileOf(path));
     stamps[i] = stampOf(st);
     if (state !== null && trustedTimes(st.mtimeNs, st.ctimeNs, state.writtenNs)) oldEnough[i] = 1;
     if (st.mtimeNs > newestNs) newestNs = st.mtimeNs;
@@ -417,6 +414,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
           o.threads ?? 1,
           arrived,
           (done) => report({ phase: 'analyze', files: trusted.length + done, filesTotal: files.length, bytes: 0 }),
+          { role: 'sources', subject: o.sources },
         );
     const analyzed = assemble.analyzedDocuments(batches);
     const skipped = [...listing.skipped, ...analyzed.skipped].sort((a, b) => compareBytes(a.path, b.path));
@@ -547,7 +545,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         packWrites.push({ name: packPath(encoded.record.sha256), chunks: encoded.chunks });
       }
     } catch (err) {
-      throw err instanceof ContextError || err instanceof OldCacheDamaged ? err : fromOsError(err, 'io_error');
+      throw err instanceof ContextError || err instanceof OldCacheDamaged ? err : osFailure(err, { op: 'read', role: 'cache', subject: o.cache });
     }
     const cacheVersion = computeCacheVersion(config, packs);
     const unitCount = packs.reduce((n, p) => n + p.units, 0);

@@ -10,7 +10,7 @@
 // writeCacheAtomically; a build that fails first removes it (`discard`).
 
 import { join } from 'node:path';
-import { fromOsError } from '../../../errors.js';
+import { osFailure } from '../../../errors.js';
 import * as fs from '../../fs.js';
 import { stageCache } from '../../store/staging.js';
 import { PACKS_DIR } from './manifest.js';
@@ -38,16 +38,20 @@ export class EarlyPacks {
   static open(cache: string, stage: ((make: () => string) => string | null) | null): EarlyPacks | null {
     const make = (): string => stageCache(cache);
     const dir = stage === null ? make() : stage(make);
-    return dir === null ? null : new EarlyPacks(dir);
+    return dir === null ? null : new EarlyPacks(dir, cache);
   }
 
-  private constructor(dir: string) {
+  /** The cache being built (what a failure names). */
+  private readonly cache: string;
+
+  private constructor(dir: string, cache: string) {
     this.dir = dir;
+    this.cache = cache;
     try {
       fs.mkdir(join(this.dir, PACKS_DIR));
     } catch (err) {
       fs.removeTree(this.dir);
-      throw fromOsError(err, 'io_error');
+      throw osFailure(err, { op: 'create', role: 'cache', subject: this.cache });
     }
   }
 
@@ -77,7 +81,7 @@ export class EarlyPacks {
   async settle(): Promise<void> {
     await Promise.all(this.#flushes);
     this.#flushes.length = 0;
-    if (this.#failure !== null) throw fromOsError(this.#failure, 'io_error');
+    if (this.#failure !== null) throw osFailure(this.#failure, { op: 'write', role: 'cache', subject: this.cache });
   }
 
   /** Removes each pack written here that is not among `listed` (the cache's pack names). */

@@ -10,7 +10,7 @@
 
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
-import { ContextError, fromOsError } from '../../../errors.js';
+import { ContextError, osFailure } from '../../../errors.js';
 import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { requireCacheDir } from '../../store/locate.js';
 import * as fs from '../../fs.js';
@@ -48,13 +48,16 @@ export const TEXTS_KEPT = 8 << 20;
 
 const invalid = (detail: string): ContextError => new ContextError('cache_invalid', detail);
 
-function readCacheFile(path: string, what: string): Buffer {
+/** A failure reading the cache at `dir` (its file, when Node named one). */
+const readFailure = (err: unknown, dir: string): ContextError => osFailure(err, { op: 'read', role: 'cache', subject: dir });
+
+function readCacheFile(dir: string, what: string): Buffer {
   try {
-    return fs.readFile(path);
+    return fs.readFile(join(dir, what));
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw invalid(`${what} is missing`);
-    throw fromOsError(err, 'io_error');
+    throw readFailure(err, dir);
   }
 }
 
@@ -70,14 +73,14 @@ function openPack(dir: string, record: FileRecord): number {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw invalid(`documents_exist: ${name} is missing`);
-    throw fromOsError(err, 'io_error');
+    throw readFailure(err, dir);
   }
   try {
     const st = fs.fstat(fd);
     if (!st.isFile() || st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
   } catch (err) {
     fs.closeFile(fd);
-    throw err instanceof ContextError ? err : fromOsError(err, 'io_error');
+    throw err instanceof ContextError ? err : osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, name) });
   }
   return fd;
 }
@@ -116,7 +119,7 @@ export function readPackHeads(dir: string, top: ManifestTop, keys?: readonly Uin
         bytes = scratch.subarray(0, record.head.bytes);
       }
     } catch (err) {
-      throw (err as { code?: unknown }).code === 'ESHORT' ? invalid(`documents_exist: ${name} is truncated`) : fromOsError(err, 'io_error');
+      throw (err as { code?: unknown }).code === 'ESHORT' ? invalid(`documents_exist: ${name} is truncated`) : osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, name) });
     } finally {
       fs.closeFile(fd);
     }
@@ -180,7 +183,7 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
     } catch (err) {
       if (err instanceof ContextError) throw err;
       if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`document_hashes: ${packPath((manifest.packs[d.pack] as FileRecord).sha256)} is truncated`);
-      throw fromOsError(err, 'io_error');
+      throw osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, packPath((manifest.packs[d.pack] as FileRecord).sha256)) });
     }
     if (versionOf(bytes) !== d.version || !fs.isUtf8(bytes)) throw invalid(`document_hashes: ${d.path} does not hash to its version`);
     return bytes.toString('utf8');
@@ -223,5 +226,5 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
 /** Opens the format-6 cache at `dir` (reads its manifest first). */
 export function openV1(dir: string): V1Cache {
   requireCacheDir(dir);
-  return loadV1(dir, readCacheFile(join(dir, 'manifest.json'), 'manifest.json').toString('utf8'));
+  return loadV1(dir, readCacheFile(dir, 'manifest.json').toString('utf8'));
 }

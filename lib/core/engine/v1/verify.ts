@@ -16,7 +16,7 @@
 
 import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
-import { fromOsError } from '../../../errors.js';
+import { osFailure } from '../../../errors.js';
 import { requireCacheDir } from '../../store/locate.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
@@ -45,14 +45,14 @@ export interface V1VerifyReport {
   readonly checks: readonly { readonly name: V1CheckName; readonly ok: boolean; readonly problems: readonly string[] }[];
 }
 
-/** The file's bytes, or null when absent (or not a file). */
-function readOrNull(path: string): Buffer | null {
+/** The bytes of file `name` of the cache at `dir`, or null when absent (or not a file). */
+function readOrNull(dir: string, name: string): Buffer | null {
   try {
-    return fs.readFile(path);
+    return fs.readFile(join(dir, name));
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'read', role: 'cache', subject: dir });
   }
 }
 
@@ -68,13 +68,13 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
   try {
     names = fs.readDirNames(dir).sort(compareBytes);
   } catch (err) {
-    throw fromOsError(err, 'io_error');
+    throw osFailure(err, { op: 'list', role: 'cache', subject: dir });
   }
   for (const name of names) {
     if (!CACHE_FILES.includes(name) && !OPTIONAL_FILES.includes(name)) fail('no_orphans', `${name} is not part of the cache`);
   }
 
-  const manifestBytes = readOrNull(join(dir, MANIFEST_FILE));
+  const manifestBytes = readOrNull(dir, MANIFEST_FILE);
   const manifest = manifestBytes === null ? ['manifest.json is missing'] : readManifest(manifestBytes.toString('utf8'));
   if (Array.isArray(manifest)) {
     for (const p of manifest) fail('manifest', p);
@@ -94,7 +94,7 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     try {
       inside = fs.readDirNames(join(dir, PACKS_DIR)).sort(compareBytes);
     } catch (err) {
-      throw fromOsError(err, 'io_error');
+      throw osFailure(err, { op: 'list', role: 'cache', subject: dir });
     }
     for (const name of inside) if (!listed.has(`${PACKS_DIR}/${name}`)) fail('no_orphans', `${PACKS_DIR}/${name} is not part of the cache`);
   } else if (packsDir !== null) fail('no_orphans', `${PACKS_DIR} is not a directory`);
@@ -108,7 +108,7 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
     if (st === null || !st.isFile()) fail('documents_exist', `${name} is missing`);
     else if (st.size !== p.bytes) fail('documents_exist', `${name} does not have the recorded size`);
     else {
-      const bytes = readOrNull(join(dir, name));
+      const bytes = readOrNull(dir, name);
       if (bytes === null || sha256Hex(bytes) !== p.sha256) fail('pack', `${name} does not hash to the recorded sha256`);
       const headBytes = bytes === null || bytes.length < p.head.bytes ? null : Buffer.from(bytes.subarray(0, p.head.bytes));
       if (headBytes === null || sha256Hex(headBytes) !== p.head.sha256) {
@@ -150,6 +150,9 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
         keepContents: false,
       },
       threads,
+      undefined,
+      undefined,
+      { role: 'cache', subject: dir },
     );
     const rebuilt = analyzedDocuments(batches);
     let damaged = rebuilt.skipped.length > 0;

@@ -128,7 +128,7 @@ t.test('analyze-corpus.ts: chunks handed out on demand come back in document ord
       await dist.analyzeCorpus({ ...task, items: list }, 2);
       return 'no failure';
     } catch (err) {
-      return `${(err as { code?: string }).code}: ${(err as { detail?: string }).detail}`;
+      return `${(err as { code?: string }).code}: ${(err as { os?: { errno: string } }).os?.errno}`;
     }
   };
   const absentFirst = await codeOf(failing(missing, directory));
