@@ -73,9 +73,17 @@ export function requestLine(id: string, method: string): string {
   return `{"jsonrpc":"2.0","id":${compact(id)},"method":${compact(method)}}`;
 }
 
+/** A result serialized already, keys sorted (a tool worker's): put into the envelope as it is. */
+export class SerializedResult {
+  readonly json: string;
+  constructor(json: string) {
+    this.json = json;
+  }
+}
+
 /** A success line; the result's keys are sorted (protocol object). */
 export function resultLine(id: RequestId, result: unknown): string {
-  return envelope(id, 'result', canonical(result));
+  return envelope(id, 'result', result instanceof SerializedResult ? result.json : canonical(result));
 }
 
 /** An error line: `{"code":C,"message":M}` (and `data` when given) with the request's id (null when unknown). */
