@@ -14,13 +14,14 @@
 //
 // Requests are taken in arrival order, and most are answered before the next is looked at.
 // A tools/call or resources/* request that is slow goes to the background instead (the
-// transport's `detach`): a resolve running on a tool worker for more than SLOW_MS, a build
-// running that long, or any call that has to wait behind one already in the background. The
-// requests after it are then served meanwhile, and its reply goes out when it is ready (ids
-// match replies to requests). Ordering that matters is kept: a call that writes (a build)
-// starts only once every earlier call has finished, and every call starts only once every
-// earlier writing call has finished; calls on one cache run in order (tool-pool.ts). At most
-// MAX_IN_FLIGHT such requests are in flight; past that, one is answered BUSY at once.
+// transport's `detach`): a resolve that has used SLOW_CPU_MS of CPU on its tool worker
+// (tool-pool.ts), a build running SLOW_BUILD_MS, or any call that has to wait behind one
+// already in the background. The requests after it are then served meanwhile, and its reply
+// goes out when it is ready (ids match replies to requests). Ordering that matters is kept:
+// a call that writes (a build) starts only once every earlier call has finished, and every
+// call starts only once every earlier writing call has finished; calls on one cache run in
+// order (tool-pool.ts). At most MAX_IN_FLIGHT such requests are in flight; past that, one
+// is answered BUSY at once.
 
 import { JSONRPC_ERRORS } from '../errors.js';
 import { parseJson } from '../json.js';
@@ -58,8 +59,8 @@ import { toolListing } from './tool-wire.js';
 
 export { SERVER_NAME } from './tool-call.js';
 
-/** A call still running this long (ms) on a worker (a resolve) or its own thread (a build) lets the requests after it be served. */
-export const SLOW_MS = 50;
+/** A build still running this long (ms) lets the requests after it be served (a resolve: tool-pool.ts's SLOW_CPU_MS). */
+export const SLOW_BUILD_MS = 50;
 
 /** Requests (tools/call, resources/*) in flight at most; past that, BUSY at once. */
 export const MAX_IN_FLIGHT = 32;
@@ -360,7 +361,7 @@ export class McpSession {
   /**
    * A tools/call's result (a stateless one completed). A tool that may leave this thread
    * (context.resolve) runs on the pool when there is one: the requests after it are served
-   * once it has run SLOW_MS there, or at once when it has to wait behind running work.
+   * once it turns out slow there, or at once when it has to wait behind running work.
    */
   private async callTool(params: Record<string, unknown>, version: AnyProtocolVersion, stateless: boolean, signal: AbortSignal, turn: LineTurn): Promise<unknown> {
     const name = params['name'];
@@ -383,12 +384,13 @@ export class McpSession {
             stateless,
             signal,
             onWait: turn.detach,
-            onStart: () => (timer = setTimeout(turn.detach, SLOW_MS)),
+            onSlow: turn.detach,
           });
           if (answer.kind === 'cancelled') throw cancelledWhileWaiting();
           return new SerializedResult(answer.json);
         }
-        timer = setTimeout(turn.detach, SLOW_MS);
+        // A build works on a thread of its own: the requests after it need not wait for it.
+        if (!tool.annotations.readOnlyHint) timer = setTimeout(turn.detach, SLOW_BUILD_MS);
         const result = await toolCallResult(tool, args, this.options.context, version, { signal, progress }, this.options.log);
         return stateless ? completeResult(result) : result;
       } finally {

@@ -11,18 +11,36 @@
 // Workers start on demand (the first call waits for one) and live until the server ends;
 // a cancelled running call ends its worker at once (its caches are reloaded on demand).
 //
+// A running call is *slow* once its worker has spent SLOW_CPU_MS of CPU on it (read from
+// /proc, so a machine busy with other work does not make a small call look slow), or
+// SLOW_WALL_MS have passed (where /proc cannot be read: SLOW_CPU_MS of clock).
+//
 // Run from the TypeScript sources (in-process tests), there is no worker entry to start:
 // `available()` is false and the session calls the tool on its own thread, as before.
 
 import { Worker } from 'node:worker_threads';
 import { RpcError } from './json-rpc.js';
 import type { AnyProtocolVersion } from './protocol-version.js';
+import { threadCpuMs } from './thread-cpu.js';
 import type { WorkerJob, WorkerReply } from './tool-worker.js';
 
 const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./tool-worker.js', import.meta.url) : null;
 
 /** Worker threads at most (the development machine has two cores; a third would only share them). */
 export const POOL_THREADS = 2;
+
+/** CPU (ms) a call may use on its worker before it counts as slow. */
+export const SLOW_CPU_MS = 50;
+
+/**
+ * Clock time (ms) after which a running call counts as slow whatever CPU it had (a worker
+ * starved of CPU). Generous: the first resolve of a v1 cache in a new worker took up to
+ * 30 ms of CPU and 167 ms of clock on the 2-core machine at load average 12.
+ */
+export const SLOW_WALL_MS = 1000;
+
+/** How often running calls are looked at (ms). */
+const WATCH_MS = 10;
 
 /** Keys remembered with the worker that served them last (routing only; memory is the workers' memos). */
 const MAX_OWNERS = 64;
@@ -39,8 +57,8 @@ export interface PoolCall {
   readonly signal: AbortSignal;
   /** The call has to wait behind work already running (its cache busy, or every worker). */
   readonly onWait?: () => void;
-  /** The call starts on a worker. */
-  readonly onStart?: () => void;
+  /** The call, running, has turned out slow (SLOW_CPU_MS of CPU, or SLOW_WALL_MS). */
+  readonly onSlow?: () => void;
 }
 
 /** The result's bytes (a JSON object, keys sorted), or nothing: the call was cancelled. */
@@ -53,11 +71,15 @@ interface Job {
   readonly reject: (err: Error) => void;
   told: boolean;
   onAbort: () => void;
+  /** When it started on its worker: the clock and that thread's CPU (ms), until found slow. */
+  started: { readonly wall: number; readonly cpu: number | null } | null;
 }
 
 interface Slot {
   readonly worker: Worker;
   ready: boolean;
+  /** The worker's thread id in /proc, when known. */
+  thread: number | null;
   job: Job | null;
 }
 
@@ -82,6 +104,7 @@ export class ToolPool {
   private readonly owners = new Map<string, Slot>();
   private nextJob = 0;
   private closed = false;
+  private watch: NodeJS.Timeout | null = null;
 
   constructor(options: PoolOptions) {
     this.options = options;
@@ -92,7 +115,7 @@ export class ToolPool {
   run(call: PoolCall): Promise<PoolAnswer> {
     if (call.signal.aborted || this.closed) return Promise.resolve({ kind: 'cancelled' });
     return new Promise((resolve, reject) => {
-      const job: Job = { id: ++this.nextJob, call, resolve, reject, told: false, onAbort: () => this.cancel(job) };
+      const job: Job = { id: ++this.nextJob, call, resolve, reject, told: false, onAbort: () => this.cancel(job), started: null };
       call.signal.addEventListener('abort', job.onAbort, { once: true });
       this.queue.push(job);
       this.schedule();
@@ -102,6 +125,7 @@ export class ToolPool {
   /** Ends every worker; calls queued or running end as cancelled. */
   close(): void {
     this.closed = true;
+    this.stopWatch();
     for (const job of this.queue.splice(0)) this.settle(job, { kind: 'cancelled' });
     for (const slot of this.slots.splice(0)) {
       if (slot.job !== null) this.settle(slot.job, { kind: 'cancelled' });
@@ -157,12 +181,35 @@ export class ToolPool {
     const { tool, args, version, stateless } = job.call;
     const message: WorkerJob = { job: job.id, tool, args, version, stateless };
     slot.worker.postMessage(message);
-    job.call.onStart?.();
+    job.started = { wall: performance.now(), cpu: slot.thread === null ? null : threadCpuMs(slot.thread) };
+    this.watch ??= setInterval(() => this.lookAtRunning(), WATCH_MS);
+  }
+
+  /** Tells each running call that has turned out slow, once; stops looking when none is left to tell. */
+  private lookAtRunning(): void {
+    let left = 0;
+    for (const slot of this.slots) {
+      const job = slot.job;
+      if (job === null || job.started === null) continue;
+      const wall = performance.now() - job.started.wall;
+      const now = slot.thread === null || job.started.cpu === null ? null : threadCpuMs(slot.thread);
+      const cpu = now === null || job.started.cpu === null ? null : now - job.started.cpu;
+      if (wall >= SLOW_WALL_MS || (cpu ?? wall) >= SLOW_CPU_MS) {
+        job.started = null;
+        job.call.onSlow?.();
+      } else left++;
+    }
+    if (left === 0) this.stopWatch();
+  }
+
+  private stopWatch(): void {
+    if (this.watch !== null) clearInterval(this.watch);
+    this.watch = null;
   }
 
   private spawn(): void {
     const worker = new Worker(WORKER_URL as URL, { workerData: { cacheRoot: this.options.cacheRoot, projectRoot: this.options.projectRoot } });
-    const slot: Slot = { worker, ready: false, job: null };
+    const slot: Slot = { worker, ready: false, thread: null, job: null };
     this.slots.push(slot);
     worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
     const gone = (why: string): void => {
@@ -184,6 +231,7 @@ export class ToolPool {
   private onReply(slot: Slot, reply: WorkerReply): void {
     if ('ready' in reply) {
       slot.ready = true;
+      slot.thread = reply.thread;
       this.schedule();
       return;
     }

@@ -13,6 +13,7 @@ import { completeResult, toolCallResult } from './tool-call.js';
 import type { ToolContext } from './tool.js';
 import { cacheDirOf } from './tools/cache-name.js';
 import { TOOLS } from './tools/index.js';
+import { currentThreadId } from './thread-cpu.js';
 
 /** A call for the worker: the tool by its dotted name, its arguments, and how to shape the result. */
 export interface WorkerJob {
@@ -29,7 +30,7 @@ export interface WorkerDrop {
 }
 
 export type WorkerReply =
-  | { readonly ready: true }
+  | { readonly ready: true; readonly thread: number | null }
   | { readonly job: number; readonly json: string }
   | { readonly job: number; readonly rpc: RpcErrorBody }
   | { readonly job: number; readonly failed: string }
@@ -66,5 +67,5 @@ if (port !== null) {
       },
     );
   });
-  port.postMessage({ ready: true });
+  port.postMessage({ ready: true, thread: currentThreadId() });
 }
