@@ -49,7 +49,7 @@ export async function runMcpServer(options: ServerOptions): Promise<number> {
     const reason = await serveLines({
       input: options.input,
       output: options.output,
-      handle: (item, send, detach) => session.handleLine(item, send, detach),
+      handle: (item, send, detach) => session.serveLine(item, send, detach),
       peek: (item) => session.peek(item),
       log: options.log,
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),

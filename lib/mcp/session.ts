@@ -35,6 +35,7 @@ import {
   resultLine,
   RpcError,
   SerializedResult,
+  serializedResultLine,
   type Incoming,
   type RequestId,
 } from './json-rpc.js';
@@ -166,14 +167,25 @@ export class McpSession {
    * as lines joined by "\n" — or null when there is nothing to send. `send` writes
    * notifications (progress) ahead of the reply.
    */
-  async handleLine(item: LineItem, send?: LineSender, detach: () => void = () => undefined): Promise<string | null> {
+  async handleLine(item: LineItem, send?: LineSender, detach?: () => void): Promise<string | null> {
+    const reply = await this.serveLine(item, send, detach);
+    return reply === null || typeof reply === 'string' ? reply : Buffer.from(reply).toString('utf8');
+  }
+
+  /**
+   * handleLine for the transport: a reply made on a tool worker comes as its bytes (a large
+   * answer is never turned into a string here). `detach` sends the line to the background.
+   */
+  async serveLine(item: LineItem, send?: LineSender, detach: () => void = () => undefined): Promise<string | Uint8Array | null> {
     const turn: LineTurn = { send, detach, outbox: [] };
     const reply = await this.replyTo(item, turn);
     if (turn.outbox.length === 0) return reply;
-    return (reply === null ? turn.outbox : [reply, ...turn.outbox]).join('\n');
+    const ours = turn.outbox.join('\n');
+    if (reply === null) return ours;
+    return typeof reply === 'string' ? `${reply}\n${ours}` : Buffer.concat([reply, Buffer.from(`\n${ours}`)]);
   }
 
-  private async replyTo(item: LineItem, turn: LineTurn): Promise<string | null> {
+  private async replyTo(item: LineItem, turn: LineTurn): Promise<string | Uint8Array | null> {
     if (item.kind !== 'line') return PARSE_ERROR_LINE;
     if (BLANK.test(item.text)) return null;
     let message: unknown;
@@ -195,12 +207,12 @@ export class McpSession {
     const replies: string[] = [];
     for (const m of messages) {
       const reply = await this.handleMessage(m, true, turn);
-      if (reply !== null) replies.push(reply);
+      if (reply !== null) replies.push(typeof reply === 'string' ? reply : Buffer.from(reply).toString('utf8'));
     }
     return replies.length === 0 ? null : `[${replies.join(',')}]`;
   }
 
-  private async handleMessage(message: unknown, inBatch: boolean, turn: LineTurn): Promise<string | null> {
+  private async handleMessage(message: unknown, inBatch: boolean, turn: LineTurn): Promise<string | Uint8Array | null> {
     const incoming: Incoming = classify(message);
     switch (incoming.kind) {
       case 'response':
@@ -228,19 +240,21 @@ export class McpSession {
     }
   }
 
-  private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean, turn: LineTurn): Promise<string | null> {
+  private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean, turn: LineTurn): Promise<string | Uint8Array | null> {
     // A tools/call can be cancelled: before it starts (never run) or while it runs (its
     // signal fires); either way it gets no reply (MCP "Cancellation").
     const signal = method === 'tools/call' ? this.cancellations.begin(id) : new AbortController().signal;
     if (signal === null) return null;
-    let line: string;
+    let line: string | Uint8Array;
     try {
       if ((method === 'tools/call' || method.startsWith('resources/')) && this.calls.size >= MAX_IN_FLIGHT) throw new RpcError(BUSY);
       if (params !== undefined && !isPlainObject(params)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
       const p = params ?? {};
       const stateless = this.era === 'stateless' || (this.era === 'open' && claimsModernEra(p));
       if (this.era === 'handshake' && claimsModernEra(p)) throw mixedIntoHandshake(this.version);
-      line = resultLine(id, stateless ? await this.dispatchStateless(method, p, signal, turn) : await this.dispatch(method, p, inBatch, signal, turn));
+      const result = stateless ? await this.dispatchStateless(method, p, signal, turn) : await this.dispatch(method, p, inBatch, signal, turn);
+      // A worker's result comes as bytes: no string of a large answer is made on this thread.
+      line = result instanceof SerializedResult ? Buffer.concat(serializedResultLine(id, result)) : resultLine(id, result);
     } catch (err) {
       if (err instanceof RpcError) line = errorLine(id, err.body);
       else {
@@ -355,6 +369,8 @@ export class McpSession {
 
   /** Every tool, in the table's fixed order (lib/mcp/tools/index.ts): the same list on every call. */
   private listTools(version: AnyProtocolVersion): Record<string, unknown> {
+    // A host lists the tools before it calls one: the resolve worker starts meanwhile.
+    this.options.pool?.warm();
     return { tools: this.options.tools.map((t) => toolListing(t, this.options.toolNames, version)) };
   }
 
@@ -387,7 +403,7 @@ export class McpSession {
             onSlow: turn.detach,
           });
           if (answer.kind === 'cancelled') throw cancelledWhileWaiting();
-          return new SerializedResult(answer.json);
+          return new SerializedResult(answer.bytes);
         }
         // A build works on a thread of its own: the requests after it need not wait for it.
         if (!tool.annotations.readOnlyHint) timer = setTimeout(turn.detach, SLOW_BUILD_MS);

@@ -18,7 +18,7 @@ export type LineSender = (line: string) => Promise<void>;
  * Turns one input line into at most one output line (without its "\n"). `detach` lets the
  * lines after it be handled before its reply is ready.
  */
-export type LineHandler = (item: LineItem, send: LineSender, detach: () => void) => Promise<string | null>;
+export type LineHandler = (item: LineItem, send: LineSender, detach: () => void) => Promise<string | Uint8Array | null>;
 
 /** Why the loop stopped: input ended, output went away, or input failed. */
 export type StopReason = 'end' | 'output-closed' | 'input-error';
@@ -67,15 +67,17 @@ export async function serveLines(options: TransportOptions): Promise<StopReason>
   // Writes go out one after another (replies of detached lines may be ready at any moment):
   // at most one waits for room at a time.
   let writing: Promise<void> = Promise.resolve();
-  function write(line: string): Promise<void> {
+  function write(line: string | Uint8Array): Promise<void> {
     const next = writing.then(() => writeNow(line));
     writing = next;
     return next;
   }
 
-  async function writeNow(line: string): Promise<void> {
+  async function writeNow(line: string | Uint8Array): Promise<void> {
     if (outputClosed) return;
-    if (output.write(line + '\n')) return;
+    // A line made as bytes (a worker's large answer) goes out as they are, then its "\n".
+    if (typeof line !== 'string') output.write(line);
+    if (output.write(typeof line === 'string' ? line + '\n' : '\n')) return;
     // Backpressure: wait for room (or for the stream to fail) before reading further.
     const ac = new AbortController();
     await Promise.race([

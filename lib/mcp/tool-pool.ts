@@ -8,8 +8,9 @@
 // the first); calls with different keys run side by side on up to `threads` workers. A key
 // goes back to the worker that served it last when that worker is free, else to any free
 // worker (the old one then forgets that cache, so a cache stays loaded in one worker only).
-// Workers start on demand (the first call waits for one) and live until the server ends;
-// a cancelled running call ends its worker at once (its caches are reloaded on demand).
+// Workers start on demand (the first with the first tools/list, else the first call waits
+// for it) and live until the server ends; a cancelled running call ends its worker at once
+// (its caches are reloaded on demand).
 //
 // A running call is *slow* once its worker has spent SLOW_CPU_MS of CPU on it (read from
 // /proc, so a machine busy with other work does not make a small call look slow), or
@@ -61,8 +62,8 @@ export interface PoolCall {
   readonly onSlow?: () => void;
 }
 
-/** The result's bytes (a JSON object, keys sorted), or nothing: the call was cancelled. */
-export type PoolAnswer = { readonly kind: 'json'; readonly json: string } | { readonly kind: 'cancelled' };
+/** The result's bytes (a JSON object, keys sorted, UTF-8), or nothing: the call was cancelled. */
+export type PoolAnswer = { readonly kind: 'json'; readonly bytes: Uint8Array } | { readonly kind: 'cancelled' };
 
 interface Job {
   readonly id: number;
@@ -120,6 +121,11 @@ export class ToolPool {
       this.queue.push(job);
       this.schedule();
     });
+  }
+
+  /** Starts the first worker ahead of the first call (a host lists tools before it calls one). */
+  warm(): void {
+    if (!this.closed && this.slots.length === 0) this.spawn();
   }
 
   /** Ends every worker; calls queued or running end as cancelled. */
@@ -243,7 +249,7 @@ export class ToolPool {
     }
     slot.job = null;
     this.running.delete(job.call.key);
-    if ('json' in reply) this.settle(job, { kind: 'json', json: reply.json });
+    if ('bytes' in reply) this.settle(job, { kind: 'json', bytes: reply.bytes });
     else if ('rpc' in reply) this.settle(job, new RpcError(reply.rpc, reply.rpc.message, reply.rpc.data));
     else this.settle(job, new Error(reply.failed));
     this.schedule();

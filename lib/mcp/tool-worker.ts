@@ -1,8 +1,8 @@
 // Worker-thread entry of the tool pool (tool-pool.ts): runs the tools that may leave the
 // server's thread (context.resolve) one call at a time, with a cache memo of its own, and
-// replies with the finished result's bytes (keys sorted, as every protocol object), so the
-// server's thread only wraps them in the JSON-RPC envelope: a large answer is parsed into
-// structuredContent and serialized here, not there.
+// replies with the finished result's bytes (keys sorted, as every protocol object, in
+// UTF-8, handed over without a copy), so the server's thread only wraps them in the JSON-RPC
+// envelope: a large answer is parsed into structuredContent, serialized and encoded here.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { CacheMemo } from '../core/operations/api.js';
@@ -10,9 +10,9 @@ import { canonical } from '../json.js';
 import { RpcError, type RpcErrorBody } from './json-rpc.js';
 import type { AnyProtocolVersion } from './protocol-version.js';
 import { completeResult, toolCallResult } from './tool-call.js';
-import type { ToolContext } from './tool.js';
+import type { Tool, ToolContext } from './tool.js';
 import { cacheDirOf } from './tools/cache-name.js';
-import { TOOLS } from './tools/index.js';
+import { resolveTool } from './tools/resolve.js';
 import { currentThreadId } from './thread-cpu.js';
 
 /** A call for the worker: the tool by its dotted name, its arguments, and how to shape the result. */
@@ -31,7 +31,7 @@ export interface WorkerDrop {
 
 export type WorkerReply =
   | { readonly ready: true; readonly thread: number | null }
-  | { readonly job: number; readonly json: string }
+  | { readonly job: number; readonly bytes: Uint8Array }
   | { readonly job: number; readonly rpc: RpcErrorBody }
   | { readonly job: number; readonly failed: string }
   | { readonly job: number; readonly log: string };
@@ -41,6 +41,9 @@ const port = parentPort;
 const memo = new CacheMemo();
 const ctx: ToolContext = { cacheRoot, projectRoot, memo };
 const never = new AbortController().signal;
+/** The tools marked offThread (only these are loaded here: a worker starts sooner). */
+const OFF_THREAD: readonly Tool[] = [resolveTool];
+const encoder = new TextEncoder();
 
 if (port !== null) {
   port.on('message', (message: WorkerJob | WorkerDrop) => {
@@ -53,14 +56,17 @@ if (port !== null) {
       return;
     }
     const { job } = message;
-    const tool = TOOLS.find((t) => t.name === message.tool);
+    const tool = OFF_THREAD.find((t) => t.name === message.tool);
     const log = (text: string): void => port.postMessage({ job, log: text });
     if (tool === undefined) {
       port.postMessage({ job, failed: `no tool ${message.tool} on the worker` });
       return;
     }
     toolCallResult(tool, message.args, ctx, message.version, { signal: never, progress: null }, log).then(
-      (result) => port.postMessage({ job, json: canonical(message.stateless ? completeResult(result) : result) }),
+      (result) => {
+        const bytes = encoder.encode(canonical(message.stateless ? completeResult(result) : result));
+        port.postMessage({ job, bytes }, [bytes.buffer]);
+      },
       (err: unknown) => {
         if (err instanceof RpcError) port.postMessage({ job, rpc: err.body });
         else port.postMessage({ job, failed: err instanceof Error ? (err.stack ?? err.message) : String(err) });

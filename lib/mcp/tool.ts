@@ -81,8 +81,8 @@ export interface Tool {
   readonly outputSchema: { readonly type: 'object' } & JsonSchema;
   readonly annotations: ToolAnnotations;
   /**
-   * The tool may run on a worker thread of its own (tool-pool.ts): it needs nothing of the
-   * context but the two roots, and may take long (context.resolve).
+   * The tool may run on a worker thread of its own (tool-pool.ts; listed in tool-worker.ts):
+   * it needs nothing of the context but the two roots, and may take long (context.resolve).
    */
   readonly offThread?: boolean;
   call(args: Readonly<Record<string, unknown>>, ctx: ToolContext, call?: ToolCall): ToolOutcome | Promise<ToolOutcome>;
