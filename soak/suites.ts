@@ -9,10 +9,11 @@ import { guardsSoak } from './guards.js';
 import { hostileSoak } from './hostile.js';
 import { pipesSoak } from './pipes.js';
 import { protocolSoak } from './protocol.js';
+import { responsiveSoak } from './responsive.js';
 import { serveRebuildSoak } from './serve-rebuild.js';
 import { WorkDir } from './workdir.js';
 
-export const SUITES = ['protocol', 'crash', 'serve', 'hostile', 'escapes', 'pipes', 'guards'] as const;
+export const SUITES = ['protocol', 'crash', 'serve', 'hostile', 'escapes', 'pipes', 'guards', 'responsive'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface SoakOptions {
@@ -51,6 +52,8 @@ export async function runSoak(report: Report, options: SoakOptions): Promise<voi
       escapes: () => escapesSoak(work, report, { cliPayloads: full ? 100 : 6 }),
       pipes: () => pipesSoak(work, report, { cutTrials: full ? 20 : 3 }),
       guards: () => guardsSoak(work, report, { engines, packTrials: full ? 12 : 2, documents: full ? 2000 : 300, cancelTrials: full ? 20 : 3, seed: 31 }),
+      responsive: () =>
+        responsiveSoak(work, report, { documents: full ? 2000 : 300, pings: full ? 1000 : 200, pingEveryMs: full ? 4 : 2 }),
     };
     for (const name of options.only ?? SUITES) {
       const t0 = Date.now();

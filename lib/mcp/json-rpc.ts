@@ -73,9 +73,23 @@ export function requestLine(id: string, method: string): string {
   return `{"jsonrpc":"2.0","id":${compact(id)},"method":${compact(method)}}`;
 }
 
+/** A result serialized already, keys sorted, in UTF-8 (a tool worker's): put into the envelope as it is. */
+export class SerializedResult {
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
+}
+
 /** A success line; the result's keys are sorted (protocol object). */
 export function resultLine(id: RequestId, result: unknown): string {
   return envelope(id, 'result', canonical(result));
+}
+
+/** The line of a result serialized already: the envelope around its bytes (resultLine's bytes for the same result). */
+export function serializedResultLine(id: RequestId, result: SerializedResult): Uint8Array[] {
+  const encoder = new TextEncoder();
+  return [encoder.encode(`{"jsonrpc":"2.0","id":${compact(id)},"result":`), result.bytes, encoder.encode('}')];
 }
 
 /** An error line: `{"code":C,"message":M}` (and `data` when given) with the request's id (null when unknown). */

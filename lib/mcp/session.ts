@@ -11,8 +11,19 @@
 // nothing, so a client that probes and then sends `initialize` is served.
 // Every thrown error becomes a reply in exactly one place (`answer`); notifications and client
 // responses never get one. The session never exits on bad input.
+//
+// Requests are taken in arrival order, and most are answered before the next is looked at.
+// A tools/call or resources/* request that is slow goes to the background instead (the
+// transport's `detach`): a resolve that has used SLOW_CPU_MS of CPU on its tool worker
+// (tool-pool.ts), a build running SLOW_BUILD_MS, or any call that has to wait behind one
+// already in the background. The requests after it are then served meanwhile, and its reply
+// goes out when it is ready (ids match replies to requests). Ordering that matters is kept:
+// a call that writes (a build) starts only once every earlier call has finished, and every
+// call starts only once every earlier writing call has finished; calls on one cache run in
+// order (tool-pool.ts). At most MAX_IN_FLIGHT such requests are in flight; past that, one
+// is answered BUSY at once.
 
-import { toContextError, errorJson, JSONRPC_ERRORS } from '../errors.js';
+import { JSONRPC_ERRORS } from '../errors.js';
 import { parseJson } from '../json.js';
 import { VERSION } from '../version.js';
 import {
@@ -23,6 +34,8 @@ import {
   requestLine,
   resultLine,
   RpcError,
+  SerializedResult,
+  serializedResultLine,
   type Incoming,
   type RequestId,
 } from './json-rpc.js';
@@ -34,16 +47,30 @@ import {
   type AnyProtocolVersion,
   type ProtocolVersion,
 } from './protocol-version.js';
-import { claimsModernEra, readEnvelope, SERVER_INFO_KEY, unsupportedVersion } from './envelope.js';
+import { claimsModernEra, readEnvelope, unsupportedVersion } from './envelope.js';
 import { listResources, readResource, resourceTemplates, RESOURCE_CACHE_SCOPE, RESOURCE_TTL_MS, type ResourceEra } from './resources.js';
-import type { Tool, ToolContext, ToolOutcome } from './tool.js';
+import type { Tool, ToolContext } from './tool.js';
+import { completeResult, SERVER_NAME, toolCallResult } from './tool-call.js';
+import type { ToolPool } from './tool-pool.js';
 import { Cancellations } from './cancellation.js';
 import { progressSink, progressTokenOf } from './progress-notifier.js';
 import type { LineSender } from './stdio-transport.js';
 import { underscoreName, type ToolNameStyle } from './tool-names.js';
-import { toolListing, toolResult } from './tool-wire.js';
+import { toolListing } from './tool-wire.js';
 
-export const SERVER_NAME = 'context-engine';
+export { SERVER_NAME } from './tool-call.js';
+
+/** A build still running this long (ms) lets the requests after it be served (a resolve: tool-pool.ts's SLOW_CPU_MS). */
+export const SLOW_BUILD_MS = 50;
+
+/** Requests (tools/call, resources/*) in flight at most; past that, BUSY at once. */
+export const MAX_IN_FLIGHT = 32;
+
+/** The JSON-RPC error past MAX_IN_FLIGHT (a server error code: JSON-RPC leaves -32000…-32099 to servers). */
+export const BUSY = {
+  code: -32010,
+  message: `Server busy: ${MAX_IN_FLIGHT} requests are in flight; send this one again once one of them is answered`,
+} as const;
 
 export interface SessionOptions {
   readonly tools: readonly Tool[];
@@ -51,7 +78,29 @@ export interface SessionOptions {
   readonly toolNames: ToolNameStyle;
   /** Diagnostics (stderr). */
   readonly log: (text: string) => void;
+  /** Worker threads for the tools that may leave this thread (context.resolve); absent: every tool runs here. */
+  readonly pool?: ToolPool;
 }
+
+/** What one input line's handling may use: progress lines, going to the background, our own requests. */
+interface LineTurn {
+  readonly send: LineSender | undefined;
+  /** Lets the transport serve the next lines while this one finishes (idempotent). */
+  readonly detach: () => void;
+  /** Requests of our own (roots/list) to send after this line's reply. */
+  readonly outbox: string[];
+}
+
+/** Resolves once `signal` aborts (never rejects). */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** Thrown for a call cancelled while it waited its turn: it gets no reply (answer drops it). */
+const cancelledWhileWaiting = (): RpcError => new RpcError(JSONRPC_ERRORS.internalError, 'cancelled');
 
 const BLANK = /^[ \t\r]*$/;
 
@@ -89,11 +138,11 @@ export class McpSession {
   /** The roots changed while a request was in flight: ask again once it is answered. */
   private rootsChanged = false;
   private requestCount = 0;
-  /** Requests of our own to send after the current line's reply. */
-  private readonly outbox: string[] = [];
   private readonly cancellations = new Cancellations();
-  /** Sends a line ahead of the current reply (progress notifications). */
-  private send: LineSender | undefined;
+  /** Calls (tools/call, resources/*) started and not finished: each one's end. */
+  private readonly calls = new Set<Promise<void>>();
+  /** Those of them that write (context.build). */
+  private readonly writers = new Set<Promise<void>>();
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -118,16 +167,25 @@ export class McpSession {
    * as lines joined by "\n" — or null when there is nothing to send. `send` writes
    * notifications (progress) ahead of the reply.
    */
-  async handleLine(item: LineItem, send?: LineSender): Promise<string | null> {
-    this.send = send;
-    const reply = await this.replyTo(item);
-    if (this.outbox.length === 0) return reply;
-    const lines = reply === null ? [...this.outbox] : [reply, ...this.outbox];
-    this.outbox.length = 0;
-    return lines.join('\n');
+  async handleLine(item: LineItem, send?: LineSender, detach?: () => void): Promise<string | null> {
+    const reply = await this.serveLine(item, send, detach);
+    return reply === null || typeof reply === 'string' ? reply : Buffer.from(reply).toString('utf8');
   }
 
-  private async replyTo(item: LineItem): Promise<string | null> {
+  /**
+   * handleLine for the transport: a reply made on a tool worker comes as its bytes (a large
+   * answer is never turned into a string here). `detach` sends the line to the background.
+   */
+  async serveLine(item: LineItem, send?: LineSender, detach: () => void = () => undefined): Promise<string | Uint8Array | null> {
+    const turn: LineTurn = { send, detach, outbox: [] };
+    const reply = await this.replyTo(item, turn);
+    if (turn.outbox.length === 0) return reply;
+    const ours = turn.outbox.join('\n');
+    if (reply === null) return ours;
+    return typeof reply === 'string' ? `${reply}\n${ours}` : Buffer.concat([reply, Buffer.from(`\n${ours}`)]);
+  }
+
+  private async replyTo(item: LineItem, turn: LineTurn): Promise<string | Uint8Array | null> {
     if (item.kind !== 'line') return PARSE_ERROR_LINE;
     if (BLANK.test(item.text)) return null;
     let message: unknown;
@@ -136,11 +194,11 @@ export class McpSession {
     } catch {
       return PARSE_ERROR_LINE;
     }
-    if (!Array.isArray(message)) return this.handleMessage(message, false);
-    return this.handleBatch(message);
+    if (!Array.isArray(message)) return this.handleMessage(message, false, turn);
+    return this.handleBatch(message, turn);
   }
 
-  private async handleBatch(messages: readonly unknown[]): Promise<string | null> {
+  private async handleBatch(messages: readonly unknown[], turn: LineTurn): Promise<string | null> {
     // JSON-RPC: an empty batch is one Invalid Request. MCP: batches exist only before
     // 2025-06-18, and never before initialize (which must not be batched).
     if (messages.length === 0 || this.era !== 'handshake' || this.version === null || !acceptsBatches(this.version)) {
@@ -148,13 +206,13 @@ export class McpSession {
     }
     const replies: string[] = [];
     for (const m of messages) {
-      const reply = await this.handleMessage(m, true);
-      if (reply !== null) replies.push(reply);
+      const reply = await this.handleMessage(m, true, turn);
+      if (reply !== null) replies.push(typeof reply === 'string' ? reply : Buffer.from(reply).toString('utf8'));
     }
     return replies.length === 0 ? null : `[${replies.join(',')}]`;
   }
 
-  private async handleMessage(message: unknown, inBatch: boolean): Promise<string | null> {
+  private async handleMessage(message: unknown, inBatch: boolean, turn: LineTurn): Promise<string | Uint8Array | null> {
     const incoming: Incoming = classify(message);
     switch (incoming.kind) {
       case 'response':
@@ -163,7 +221,7 @@ export class McpSession {
           if (!incoming.failed) this.options.context.roots?.setClientRoots(incoming.result);
           if (this.rootsChanged) {
             this.rootsChanged = false;
-            this.requestRoots();
+            this.requestRoots(turn);
           }
         }
         return null;
@@ -174,26 +232,29 @@ export class McpSession {
         // once initialize is answered); notifications/cancelled was acted on when the line
         // arrived (peek), and is nothing more in its turn; others: ignored.
         if (incoming.method === 'notifications/initialized' || incoming.method === 'notifications/roots/list_changed') {
-          this.requestRoots();
+          this.requestRoots(turn);
         }
         return null;
       case 'request':
-        return this.answer(incoming.id, incoming.method, incoming.params, inBatch);
+        return this.answer(incoming.id, incoming.method, incoming.params, inBatch, turn);
     }
   }
 
-  private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean): Promise<string | null> {
+  private async answer(id: RequestId, method: string, params: unknown, inBatch: boolean, turn: LineTurn): Promise<string | Uint8Array | null> {
     // A tools/call can be cancelled: before it starts (never run) or while it runs (its
     // signal fires); either way it gets no reply (MCP "Cancellation").
     const signal = method === 'tools/call' ? this.cancellations.begin(id) : new AbortController().signal;
     if (signal === null) return null;
-    let line: string;
+    let line: string | Uint8Array;
     try {
+      if ((method === 'tools/call' || method.startsWith('resources/')) && this.calls.size >= MAX_IN_FLIGHT) throw new RpcError(BUSY);
       if (params !== undefined && !isPlainObject(params)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
       const p = params ?? {};
       const stateless = this.era === 'stateless' || (this.era === 'open' && claimsModernEra(p));
       if (this.era === 'handshake' && claimsModernEra(p)) throw mixedIntoHandshake(this.version);
-      line = resultLine(id, stateless ? await this.dispatchStateless(method, p, signal) : await this.dispatch(method, p, inBatch, signal));
+      const result = stateless ? await this.dispatchStateless(method, p, signal, turn) : await this.dispatch(method, p, inBatch, signal, turn);
+      // A worker's result comes as bytes: no string of a large answer is made on this thread.
+      line = result instanceof SerializedResult ? Buffer.concat(serializedResultLine(id, result)) : resultLine(id, result);
     } catch (err) {
       if (err instanceof RpcError) line = errorLine(id, err.body);
       else {
@@ -205,7 +266,7 @@ export class McpSession {
     return line;
   }
 
-  private async dispatch(method: string, params: Record<string, unknown>, inBatch: boolean, signal: AbortSignal): Promise<unknown> {
+  private async dispatch(method: string, params: Record<string, unknown>, inBatch: boolean, signal: AbortSignal, turn: LineTurn): Promise<unknown> {
     switch (method) {
       case 'initialize':
         if (inBatch) throw new RpcError(JSONRPC_ERRORS.invalidRequest, 'initialize must not be batched');
@@ -218,17 +279,17 @@ export class McpSession {
     const known = method === 'tools/list' || method === 'tools/call';
     // Resources are served once initialized; before that (as before they existed) and for
     // anything unknown, among them a server/discover without an envelope: -32601 at once.
-    if (this.version !== null && method.startsWith('resources/')) return this.resources(method, params, 'handshake');
+    if (this.version !== null && method.startsWith('resources/')) return this.inTurn(false, signal, turn, async () => this.resources(method, params, 'handshake'));
     if (!known) throw new RpcError(JSONRPC_ERRORS.methodNotFound);
     if (this.version === null) throw notInitialized();
-    return method === 'tools/list' ? this.listTools(this.version) : this.callTool(params, this.version, signal);
+    return method === 'tools/list' ? this.listTools(this.version) : this.callTool(params, this.version, false, signal, turn);
   }
 
   /**
    * A request served statelessly (2026-07-28): its envelope checked, then the method. A valid
    * envelope on anything but server/discover pins the connection to this era.
    */
-  private async dispatchStateless(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  private async dispatchStateless(method: string, params: Record<string, unknown>, signal: AbortSignal, turn: LineTurn): Promise<unknown> {
     if (method === 'initialize' && !claimsModernEra(params)) {
       // A handshake after stateless requests on this connection: refused, naming what we serve
       // here (the specification asks any error to initialize to name the versions).
@@ -238,11 +299,7 @@ export class McpSession {
     }
     const envelope = readEnvelope(params);
     if (method !== 'server/discover') this.era = 'stateless';
-    const complete = (result: Record<string, unknown>): Record<string, unknown> => ({
-      ...result,
-      resultType: 'complete',
-      _meta: { [SERVER_INFO_KEY]: { name: SERVER_NAME, version: VERSION } },
-    });
+    const complete = completeResult;
     switch (method) {
       case 'server/discover':
         return complete({
@@ -255,11 +312,11 @@ export class McpSession {
       case 'tools/list':
         return complete({ ...this.listTools(envelope.version), ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       case 'tools/call':
-        return complete(await this.callTool(params, envelope.version, signal));
+        return this.callTool(params, envelope.version, true, signal, turn);
       case 'resources/list':
       case 'resources/templates/list':
       case 'resources/read':
-        return complete(this.resources(method, params, 'stateless'));
+        return complete(await this.inTurn(false, signal, turn, async () => this.resources(method, params, 'stateless')));
       case 'initialize':
         throw unsupportedVersion(typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : envelope.version);
       case 'ping':
@@ -300,39 +357,86 @@ export class McpSession {
   }
 
   /** Asks a roots-capable client for its roots (at most one request in flight). */
-  private requestRoots(): void {
+  private requestRoots(turn: LineTurn): void {
     if (!this.clientHasRoots || this.version === null || this.options.context.roots === undefined) return;
     if (this.pendingRoots !== null) {
       this.rootsChanged = true;
       return;
     }
     this.pendingRoots = `context-roots-${++this.requestCount}`;
-    this.outbox.push(requestLine(this.pendingRoots, 'roots/list'));
+    turn.outbox.push(requestLine(this.pendingRoots, 'roots/list'));
   }
 
   /** Every tool, in the table's fixed order (lib/mcp/tools/index.ts): the same list on every call. */
   private listTools(version: AnyProtocolVersion): Record<string, unknown> {
+    // A host lists the tools before it calls one: the resolve worker starts meanwhile.
+    this.options.pool?.warm();
     return { tools: this.options.tools.map((t) => toolListing(t, this.options.toolNames, version)) };
   }
 
-  private async callTool(params: Record<string, unknown>, version: AnyProtocolVersion, signal: AbortSignal): Promise<Record<string, unknown>> {
+  /**
+   * A tools/call's result (a stateless one completed). A tool that may leave this thread
+   * (context.resolve) runs on the pool when there is one: the requests after it are served
+   * once it turns out slow there, or at once when it has to wait behind running work.
+   */
+  private async callTool(params: Record<string, unknown>, version: AnyProtocolVersion, stateless: boolean, signal: AbortSignal, turn: LineTurn): Promise<unknown> {
     const name = params['name'];
     const args = params['arguments'] ?? {};
     if (typeof name !== 'string' || !isPlainObject(args)) throw new RpcError(JSONRPC_ERRORS.invalidParams);
     const tool = this.byName.get(name);
     if (tool === undefined) throw new RpcError(JSONRPC_ERRORS.invalidParams, `Unknown tool: ${name}`);
-    const progress = progressSink(progressTokenOf(params), version, this.send);
-    let outcome: ToolOutcome;
+    const progress = progressSink(progressTokenOf(params), version, turn.send);
+    const pool = this.options.pool;
+    return this.inTurn(!tool.annotations.readOnlyHint, signal, turn, async () => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        if (tool.offThread === true && pool !== undefined) {
+          const cache = args['cache'];
+          const answer = await pool.run({
+            key: typeof cache === 'string' ? cache : '',
+            tool: tool.name,
+            args,
+            version,
+            stateless,
+            signal,
+            onWait: turn.detach,
+            onSlow: turn.detach,
+          });
+          if (answer.kind === 'cancelled') throw cancelledWhileWaiting();
+          return new SerializedResult(answer.bytes);
+        }
+        // A build works on a thread of its own: the requests after it need not wait for it.
+        if (!tool.annotations.readOnlyHint) timer = setTimeout(turn.detach, SLOW_BUILD_MS);
+        const result = await toolCallResult(tool, args, this.options.context, version, { signal, progress }, this.options.log);
+        return stateless ? completeResult(result) : result;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  /**
+   * Runs a call in its turn: one that writes once every earlier call has finished, any other
+   * once every earlier writing call has; waiting behind one sends this request to the
+   * background at once. A call cancelled while it waits never runs.
+   */
+  private async inTurn<T>(writes: boolean, signal: AbortSignal, turn: LineTurn, run: () => Promise<T>): Promise<T> {
+    const before = [...(writes ? this.calls : this.writers)];
+    let finish!: () => void;
+    const mine = new Promise<void>((resolve) => (finish = resolve));
+    this.calls.add(mine);
+    if (writes) this.writers.add(mine);
     try {
-      outcome = await tool.call(args, this.options.context, { signal, progress });
-    } catch (err) {
-      // Arguments a tool cannot take at all are the request's fault: a protocol error.
-      if (err instanceof RpcError) throw err;
-      // Tools convert their own errors; anything escaping is still a typed tool failure.
-      const e = toContextError(err);
-      if (e.code === 'internal_error') this.options.log(`context mcp: ${tool.name} failed: ${e.detail ?? ''}\n`);
-      outcome = { text: errorJson(e.code) + '\n', isError: true };
+      if (before.length > 0) {
+        turn.detach();
+        await Promise.race([Promise.all(before), aborted(signal)]);
+        if (signal.aborted) throw cancelledWhileWaiting();
+      }
+      return await run();
+    } finally {
+      this.calls.delete(mine);
+      this.writers.delete(mine);
+      finish();
     }
-    return toolResult(outcome, version);
   }
 }

@@ -1,9 +1,12 @@
 // The stdio transport over injected streams: reads lines from `input`, hands each to the
-// session in order (one at a time, so replies keep request order), writes each reply as one
-// line. Input keeps being read while a line is handled — every line is shown to `peek` as
-// it arrives, so a cancellation reaches a long request (a build) while it runs — up to
-// MAX_QUEUED lines ahead, after which reading waits. Honours output backpressure; a closed
-// or failing output (EPIPE) ends the loop quietly; end of input ends it after the last reply.
+// session in order, writes each reply as one line. A line is handled to its reply before
+// the next is taken — so replies keep request order — unless its handler `detach`es it (a
+// slow call, session.ts): the next lines are then taken at once and its reply goes out
+// whenever it is ready. Input keeps being read while a line is handled — every line is
+// shown to `peek` as it arrives, so a cancellation reaches a long request while it runs —
+// up to MAX_QUEUED lines ahead, after which reading waits. Honours output backpressure; a
+// closed or failing output (EPIPE) ends the loop quietly; end of input ends it after the
+// last reply, detached ones included.
 
 import { once } from 'node:events';
 import { LineSplitter, type LineItem } from './line-splitter.js';
@@ -11,8 +14,11 @@ import { LineSplitter, type LineItem } from './line-splitter.js';
 /** Writes one line (without its "\n") now, ahead of the reply being prepared (notifications). */
 export type LineSender = (line: string) => Promise<void>;
 
-/** Turns one input line into at most one output line (without its "\n"). */
-export type LineHandler = (item: LineItem, send: LineSender) => Promise<string | null>;
+/**
+ * Turns one input line into at most one output line (without its "\n"). `detach` lets the
+ * lines after it be handled before its reply is ready.
+ */
+export type LineHandler = (item: LineItem, send: LineSender, detach: () => void) => Promise<string | Uint8Array | null>;
 
 /** Why the loop stopped: input ended, output went away, or input failed. */
 export type StopReason = 'end' | 'output-closed' | 'input-error';
@@ -35,11 +41,14 @@ export async function serveLines(options: TransportOptions): Promise<StopReason>
   const { input, output, handle, log } = options;
   const splitter = new LineSplitter(options.maxLineBytes);
   let outputClosed = false;
+  let outputGone: () => void = () => undefined;
+  const gone = new Promise<void>((resolve) => (outputGone = resolve));
   // When output goes away, a read waiting on an idle input gives up at once. (Not a
   // Promise.race against one long-lived promise: every race would leave a reaction on it,
   // holding that read's chunk, until the server exits — memory growing with the input.)
   let giveUp: ((value: 'closed') => void) | null = null;
   const closed = (): void => {
+    outputGone();
     giveUp?.('closed');
     giveUp = null;
   };
@@ -55,9 +64,20 @@ export async function serveLines(options: TransportOptions): Promise<StopReason>
   output.on('error', onOutputError);
   output.on('close', onOutputClose);
 
-  async function write(line: string): Promise<void> {
+  // Writes go out one after another (replies of detached lines may be ready at any moment):
+  // at most one waits for room at a time.
+  let writing: Promise<void> = Promise.resolve();
+  function write(line: string | Uint8Array): Promise<void> {
+    const next = writing.then(() => writeNow(line));
+    writing = next;
+    return next;
+  }
+
+  async function writeNow(line: string | Uint8Array): Promise<void> {
     if (outputClosed) return;
-    if (output.write(line + '\n')) return;
+    // A line made as bytes (a worker's large answer) goes out as they are, then its "\n".
+    if (typeof line !== 'string') output.write(line);
+    if (output.write(typeof line === 'string' ? line + '\n' : '\n')) return;
     // Backpressure: wait for room (or for the stream to fail) before reading further.
     const ac = new AbortController();
     await Promise.race([
@@ -83,19 +103,41 @@ export async function serveLines(options: TransportOptions): Promise<StopReason>
     room = null;
   };
 
+  // Lines detached by their handlers, until their replies are written.
+  const background = new Set<Promise<void>>();
+
   async function pump(): Promise<void> {
     try {
       for (;;) {
         if (outputClosed) return;
         const item = queue.shift();
         if (item === undefined) {
-          if (inputDone) return;
+          if (inputDone) {
+            // The last replies: those still being prepared (unless the output is gone).
+            while (background.size > 0 && !outputClosed) await Promise.race([...background, gone]);
+            return;
+          }
           await new Promise<void>((resolve) => (wake = resolve));
           continue;
         }
         if (queue.length < MAX_QUEUED) makeRoom();
-        const reply = await handle(item, write);
-        if (reply !== null) await write(reply);
+        let detach: () => void = () => undefined;
+        const detached = new Promise<null>((resolve) => (detach = () => resolve(null)));
+        const handling = handle(item, write, detach).catch((err: unknown) => {
+          log(`context mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+          return null;
+        });
+        const done = await Promise.race([handling.then((reply) => ({ reply })), detached]);
+        if (done !== null) {
+          if (done.reply !== null) await write(done.reply);
+          continue;
+        }
+        const later: Promise<void> = handling
+          .then(async (reply) => {
+            if (reply !== null) await write(reply);
+          })
+          .finally(() => background.delete(later));
+        background.add(later);
       }
     } finally {
       makeRoom(); // never leave the reader waiting for a pump that has stopped

@@ -80,5 +80,10 @@ export interface Tool {
   /** JSON Schema of the text's JSON value: every success and every error shape. */
   readonly outputSchema: { readonly type: 'object' } & JsonSchema;
   readonly annotations: ToolAnnotations;
+  /**
+   * The tool may run on a worker thread of its own (tool-pool.ts; listed in tool-worker.ts):
+   * it needs nothing of the context but the two roots, and may take long (context.resolve).
+   */
+  readonly offThread?: boolean;
   call(args: Readonly<Record<string, unknown>>, ctx: ToolContext, call?: ToolCall): ToolOutcome | Promise<ToolOutcome>;
 }

@@ -77,7 +77,7 @@ t.test('npm pack, install into a fresh prefix, run the installed context', async
   t.equal(pack.status, 0, 'npm pack', { stderr: pack.stderr });
   const [entry] = parseJson(pack.stdout) as PackEntry[];
   const files = (entry?.files ?? []).map((f) => f.path).sort();
-  for (const needed of ['package.json', 'README.md', 'bin/context', 'dist/cli/main.js', 'dist/mcp/server.js', 'dist/core/operations/build-worker.js', 'dist/core/engine/v0/read-worker.js', 'bin/load-bundle.mjs', 'dist/bundle/main.cjs', 'dist/bundle/main.cjs.cache', 'dist/bundle/batch-worker.js', 'dist/bundle/read-worker.js', 'dist/bundle/build-worker.js', 'examples/corpus/README.md']) {
+  for (const needed of ['package.json', 'README.md', 'bin/context', 'dist/cli/main.js', 'dist/mcp/server.js', 'dist/core/operations/build-worker.js', 'dist/core/engine/v0/read-worker.js', 'bin/load-bundle.mjs', 'dist/bundle/main.cjs', 'dist/bundle/main.cjs.cache', 'dist/bundle/batch-worker.js', 'dist/bundle/read-worker.js', 'dist/bundle/build-worker.js', 'dist/bundle/tool-worker.js', 'examples/corpus/README.md']) {
     t.ok(files.includes(needed), `the tarball holds ${needed}`);
   }
   t.same(files.filter((f) => /^(lib|spec-tests|conformance|bench|scripts|docs|node_modules|\.tap)\//.test(f)), [], 'no sources, tests, transcripts, benchmarks or dependencies');
@@ -119,10 +119,14 @@ t.test('npm pack, install into a fresh prefix, run the installed context', async
 
   const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pack","version":"1"}}}\n';
   const list = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context.list_caches","arguments":{}}}\n';
-  const mcp = run(context, ['mcp', '--cache-root', '.'], { cwd: join(dir, 'work'), input: init + list });
+  // context.resolve runs on the server's worker thread, which loads from the package too.
+  const ask = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"context.resolve","arguments":{"cache":"v1","query":"rollback deployment","budget":300,"format":"markdown"}}}\n';
+  const mcp = run(context, ['mcp', '--cache-root', '.'], { cwd: join(dir, 'work'), input: init + list + ask });
   t.equal(mcp.status, 0, 'context mcp exits 0 when stdin ends');
-  const [hello, caches] = mcp.stdout.split('\n').filter((l) => l !== '').map((l) => parseJson(l) as { result: Record<string, unknown> });
+  const [hello, caches, resolved] = mcp.stdout.split('\n').filter((l) => l !== '').map((l) => parseJson(l) as { result: Record<string, unknown> });
   t.same(hello?.result['serverInfo'], { name: 'context-engine', version: VERSION }, 'initialize answers with the package version');
   t.same(caches?.result['structuredContent'], { caches: [{ path: 'cache', has_manifest: true }, { path: 'v1', has_manifest: true }] }, 'and its tools work');
+  const markdown = run(context, ['resolve', '--cache', 'v1', '--query', 'rollback deployment', '--budget', '300', '--format', 'markdown'], { cwd: join(dir, 'work') });
+  t.same(resolved?.result['content'], [{ text: markdown.stdout, type: 'text' }], 'context.resolve (on its worker thread) answers what the CLI prints');
   t.equal(mcp.stderr, '', 'nothing on stderr');
 });

@@ -108,6 +108,11 @@ export class CacheMemo {
     return cache;
   }
 
+  /** Forgets the cache at `dir`, if loaded (its watchers stopped, its memory released). */
+  forget(dir: string): void {
+    this.drop(dir);
+  }
+
   private drop(dir: string): void {
     const e = this.entries.get(dir);
     if (e === undefined) return;

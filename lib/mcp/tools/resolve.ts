@@ -171,6 +171,7 @@ export const resolveTool: Tool = {
   legacyInputSchema: LEGACY_INPUT,
   outputSchema: outputSchema(LEAN, EXPLAINED, MARKDOWN),
   annotations: READ_ONLY,
+  offThread: true,
   async call(args, ctx) {
     // One event-loop turn first: a watch event for a document rewritten just before this
     // call then reaches the memo before it answers from memory.
