@@ -28,7 +28,7 @@ t.test('engine v1 accepts the manifests it wrote: every format, any recorded rul
   await buildV1(join(dir, 'docs'), join(dir, 'c'));
   const text = readFileSync(join(dir, 'c', 'manifest.json'), 'utf8');
   t.ok(isV1ManifestText(text), 'as built');
-  for (const version of ['3', '4']) t.ok(isV1ManifestText(edited(text, (m) => void (configOf(m)['version'] = version))), `format ${version}`);
+  for (const version of ['3', '4', '5']) t.ok(isV1ManifestText(edited(text, (m) => void (configOf(m)['version'] = version))), `format ${version}`);
   t.ok(isV1ManifestText(edited(text, (m) => void (configOf(m)['analyzer'] = { version: 'older' }))), 'another analyzer');
   const format2 = edited(text, (m) => {
     configOf(m)['version'] = '2';

@@ -188,7 +188,7 @@ function examineFields(m: Record<string, unknown>, problems: string[]): PackReco
 }
 
 /** The formats of engine v1 this program has written: it reads FORMAT_VERSION and refuses the others with the advice to rebuild (./config.ts). */
-const WRITTEN_FORMATS: readonly unknown[] = ['2', '3', '4', FORMAT_VERSION];
+const WRITTEN_FORMATS: readonly unknown[] = ['2', '3', '4', '5', FORMAT_VERSION];
 
 /** Format 2's files beside the manifest (never released): its one index, and at first one pack of every document. */
 export const FORMAT2_FILES = { index: 'index.bin', pack: 'documents.pack' } as const;
