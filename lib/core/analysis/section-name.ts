@@ -45,7 +45,8 @@ export function leadingName(text: string, from: number, title: string | null, he
     }
     let end = pos;
     while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
-    const line = text.slice(pos, end);
+    // A byte order mark is no part of the first line's text.
+    const line = text.slice(start === 0 && text.charCodeAt(0) === 0xfeff ? 1 : pos, end);
     pos = end < text.length && text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
     if (comment) {
       comment = !line.includes('-->');

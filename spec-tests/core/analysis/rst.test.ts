@@ -98,7 +98,8 @@ t.test('spans tile with sections.ts: CRLF, a byte order mark, inline markup', as
   ]);
   const parts = splitSections(doc, s, { splitLevel: 2, minBytes: 0 });
   t.same(parts.map((p) => p.slug), ['', 'first-code', 'second-link']);
-  t.same(parts.map((p) => p.trail), [[], ['First code'], ['First code', 'Second link']]);
+  // The leading part is named by its first line, the byte order mark left out.
+    t.same(parts.map((p) => p.trail), [['Intro.'], ['First code'], ['First code', 'Second link']]);
   t.equal(parts.map((p) => doc.slice(p.start, p.end)).join(''), doc);
   t.same(read('A\n=\n\nA\n=\n').map((h) => h[2]), ['a', 'a-1'], 'a repeated id is numbered');
 });

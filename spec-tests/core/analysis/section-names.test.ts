@@ -68,6 +68,7 @@ t.test('the first line of text: what is skipped and what is read', async (t) => 
   t.equal(name('body\n', 'The Title'), 'The Title', 'a front-matter title first');
   t.equal(name('body\n', '  '), 'body', 'a blank title is none');
   t.equal(name('\n\n  \nsecond\n'), 'second', 'blank lines skipped');
+  t.equal(name('\uFEFFIntro.\n'), 'Intro.', 'a byte order mark is no part of the name');
   t.equal(name('```js\nconst a = 1\n```\nafter the code\n'), 'after the code', 'fenced code skipped');
   t.equal(name('~~~~\n~~~\nstill code\n~~~~\nout\n'), 'out', 'a fence closes only with a run as long');
   t.equal(name('<!-- a comment\nover lines -->\n<div align="center">\n<img src="x.png">\nText\n'), 'Text', 'HTML comments and tags show nothing');
