@@ -22,14 +22,16 @@ function step(args) {
 }
 
 const cache = relative(root, join(root, '.demo', 'cache'));
-step(['build', '--sources', 'examples/corpus', '--cache', cache, '--force']);
+const built = JSON.parse(step(['build', '--sources', 'examples/corpus', '--cache', cache, '--force']));
 step(['inspect', '--cache', cache]);
 step(['resolve', '--cache', cache, '--query', query, '--budget', budget, '--format', 'text']);
 const out = step(['resolve', '--cache', cache, '--query', query, '--budget', budget]);
 const { documents, selection } = JSON.parse(out);
 process.stdout.write(
   `\nThe JSON above is what an agent receives: ${documents.length} ${documents.length === 1 ? 'entry' : 'entries'}, ` +
-    `${selection.answer_tokens} of ${budget} tokens counted in ${selection.tokenizer}, the whole answer included` +
-    (selection.omitted === undefined ? '.\n' : `; raise the budget to ${selection.raise_budget_to} to include ${selection.omitted[0].id}.\n`),
+    `${selection.answer_tokens} of ${budget} tokens counted in ${built.tokenizer}, the whole answer included, ` +
+    `${documents.reduce((n, d) => n + d.tokens, 0)} of them the sections' own text` +
+    (selection.omitted === undefined ? '.\n' : `; raise the budget to ${selection.raise_budget_to} to include ${selection.omitted[0]}.\n`),
 );
+process.stdout.write('Every detail of each entry (scores, per-field matches): add --explain. As Markdown: --format markdown.\n');
 process.stdout.write('\nTry your own: npm run demo -- "your question" 800\n');
