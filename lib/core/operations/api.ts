@@ -41,7 +41,7 @@ export function validateBudget(budget: unknown): number {
 
 /** A CLI budget string: optional "+", decimal digits (as Rust's usize parser accepts). */
 export function parseBudget(text: string): number {
-  if (!/^\+?[0-9]+$/.test(text)) throw new ContextError('invalid_budget', `${BUDGET_FORM}, not ${JSON.stringify(text)}`);
+  if (!/^\+?[0-9]+$/.test(text)) throw new ContextError('invalid_budget', `${BUDGET_FORM}, not ${compact(text)}`);
   return validateBudget(Number(text.replace(/^\+/, '')));
 }
 
