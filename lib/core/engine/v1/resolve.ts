@@ -156,15 +156,18 @@ export const FILLER_FLOOR = 0.5;
 export const SHORT_VERSION_HEX = 8;
 
 /**
- * The lean answer's `under`: the unit's heading trail joined by " > ", less its last heading
- * when the content itself begins with that heading's line (so nothing is printed twice);
- * '' when nothing is left.
+ * The lean answer's `under`: the unit's heading trail joined by " > ", less its last entry
+ * when the content's first line of text shows it (its heading's line, or the first line a
+ * headingless part is named by, cut with "…" when long), so nothing is printed twice; ''
+ * when nothing is left.
  */
 export function headingsAbove(trail: readonly string[], content: string): string {
   const last = trail[trail.length - 1];
   if (last === undefined) return '';
-  const firstLine = /^[ \t]*(#{1,6})[ \t]+(.*?)[ \t#]*$/m.exec(content.slice(0, content.indexOf('\n') < 0 ? content.length : content.indexOf('\n')));
-  const shown = firstLine !== null && firstLine.index === 0 && firstLine[2] !== undefined && firstLine[2].trim() === last;
+  const first = /^[ \t]*\S.*$/m.exec(content)?.[0] ?? '';
+  const text = first.replace(/^[ \t]*#{1,6}(?=[ \t])/, '').replace(/[ \t]+#+[ \t]*$/, '').trim();
+  const cut = last.endsWith('…') ? last.slice(0, -1).trimEnd() : null;
+  const shown = text === last || (cut !== null && cut !== '' && text.startsWith(cut));
   return (shown ? trail.slice(0, -1) : trail).join(' > ');
 }
 

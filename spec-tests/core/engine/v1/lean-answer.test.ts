@@ -70,7 +70,11 @@ t.test('item 1: under = the trail less a last heading the content begins with', 
   t.equal(headingsAbove(['Guide', 'Install'], 'text in the middle of Install'), 'Guide > Install', 'a piece cut inside a section: the whole trail');
   t.equal(headingsAbove(['Install'], '# Install\n'), '', 'nothing left: no under');
   t.equal(headingsAbove([], 'text'), '');
-  t.equal(headingsAbove(['Guide', 'Install'], 'intro\n## Install\n'), 'Guide > Install', 'only the first line counts');
+  t.equal(headingsAbove(['Guide', 'Install'], 'intro\n## Install\n'), 'Guide > Install', 'only the first line of text counts');
+  t.equal(headingsAbove(['Install'], '\n\n# Install\n\ntext'), '', 'blank lines before the heading are skipped');
+  t.equal(headingsAbove(['Aider can collect anonymous analytics.'], 'Aider can collect anonymous analytics.\nMore.'), '', 'a part named by its first line: the line shows the name');
+  t.equal(headingsAbove(['A long first line that was cut…'], 'A long first line that was cut at eighty characters and goes on\n'), '', 'a name cut with … still matches its line');
+  t.equal(headingsAbove(['The Title'], 'Body text that is not the title.\n'), 'The Title', 'a front-matter title the content does not show is kept');
 });
 
 t.test('item 3: no filler — after a skip, a unit under half the best score is not taken; without a skip, it is', async (t) => {
