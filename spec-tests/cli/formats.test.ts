@@ -31,7 +31,7 @@ t.test('one file of each format: built, counted, and the rST section answers', a
   const answer = JSON.parse(r.out) as { documents: Array<{ id: string; under?: string; content: string }> };
   const first = answer.documents[0];
   t.equal(first?.id, 's3.rst#max-queue-size', 'the rST section, by its docutils id');
-  t.equal(first?.under, 'Configuration Values > max_queue_size');
+  t.equal(first?.under, 'Configuration Values', 'under: the heading above (the content opens with its own title line)');
   t.match(first?.content ?? '', /^max_queue_size\n--------------\n\n\*\*Default\*\* - ``1000``\n/, 'content is the source text');
   const txt = await run(['resolve', '--cache', 'cache', '--query', 'release friday', '--budget', '300'], { cwd: dir });
   const txtAnswer = JSON.parse(txt.out) as { documents: Array<{ id: string; under?: string }> };
