@@ -22,6 +22,14 @@ export function* rng(seed) {
   }
 }
 
+/** `min` to `min + spread - 1` vocabulary words drawn from `r`, joined by spaces (the throughput benches' sentences). */
+export function sentence(r, min, spread) {
+  const n = min + (r.next().value % spread);
+  const words = [];
+  for (let w = 0; w < n; w++) words.push(VOCAB[r.next().value % VOCAB.length]);
+  return words.join(' ');
+}
+
 export function generateCorpus(dir, count = 10_000, bytesPerDoc = 9_000) {
   const stamp = join(dir, '.complete');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === `${count}:${bytesPerDoc}`) return dir;

@@ -7,18 +7,11 @@
 // `npm test`.
 import { parseDocumentAs } from '../dist/core/analysis/document.js';
 import { splitSections } from '../dist/core/analysis/sections.js';
-import { rng, VOCAB } from './corpus.mjs';
+import { rng, sentence } from './corpus.mjs';
 
 const count = Number(process.env.BENCH_DOCS ?? 2_000);
 const bytesPerDoc = 9_000;
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-
-function sentence(r, min, spread) {
-  const n = min + (r.next().value % spread);
-  const words = [];
-  for (let w = 0; w < n; w++) words.push(VOCAB[r.next().value % VOCAB.length]);
-  return words.join(' ');
-}
 
 const under = (s, c) => `${s}\n${c.repeat(s.length)}\n\n`;
 const SHAPES = {

@@ -8,18 +8,11 @@
 // timing; not part of `npm test`.
 import { parseMarkdown } from '../dist/core/analysis/markdown.js';
 import { splitSections } from '../dist/core/analysis/sections.js';
-import { rng, VOCAB } from './corpus.mjs';
+import { rng, sentence, VOCAB } from './corpus.mjs';
 
 const count = Number(process.env.BENCH_DOCS ?? 10_000);
 const bytesPerDoc = 9_000;
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-
-function sentence(r, min, spread) {
-  const n = min + (r.next().value % spread);
-  const words = [];
-  for (let w = 0; w < n; w++) words.push(VOCAB[r.next().value % VOCAB.length]);
-  return words.join(' ');
-}
 
 function plainCorpus() {
   const r = rng(42);
