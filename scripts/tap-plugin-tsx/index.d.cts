@@ -1,0 +1,2 @@
+export declare const importLoader: string;
+export declare const preload: boolean;
