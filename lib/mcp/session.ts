@@ -57,6 +57,7 @@ import { progressSink, progressTokenOf } from './progress-notifier.js';
 import type { LineSender } from './stdio-transport.js';
 import { underscoreName, type ToolNameStyle } from './tool-names.js';
 import { toolListing } from './tool-wire.js';
+import { cacheProperty, listsChanges, propertyKey, readCatalogue } from './cache-choice.js';
 
 export { SERVER_NAME } from './tool-call.js';
 
@@ -109,7 +110,15 @@ const notInitialized = (): RpcError => new RpcError(JSONRPC_ERRORS.invalidReques
 /** Where a connection stands: no era chosen yet, or pinned to one. */
 type Era = 'open' | 'handshake' | 'stateless';
 
-/** Caching hints (2026-07-28 "Caching"): the tool list and discovery change only with the server's options. */
+/** The tools after whose call the cache root is looked at again for notifications/tools/list_changed. */
+const SEES_CACHES: ReadonlySet<string> = new Set(['context.build', 'context.list_caches']);
+
+const TOOLS_LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
+
+/**
+ * Caching hints (2026-07-28 "Caching"): the tool list and discovery change only with the
+ * server's options (that era's list names no cache, cache-choice.ts).
+ */
 const TOOLS_TTL_MS = 3_600_000;
 
 /** What the server tells a 2026-07-28 client in server/discover (instructions for the model). */
@@ -143,6 +152,10 @@ export class McpSession {
   private readonly calls = new Set<Promise<void>>();
   /** Those of them that write (context.build). */
   private readonly writers = new Set<Promise<void>>();
+  /** initialize declared tools.listChanged (the cache root was not v0's alone). */
+  private listChanged = false;
+  /** The resolve tool's cache property as the last tools/list sent it (handshake era), or null before one. */
+  private advertised: string | null = null;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -282,7 +295,7 @@ export class McpSession {
     if (this.version !== null && method.startsWith('resources/')) return this.inTurn(false, signal, turn, async () => this.resources(method, params, 'handshake'));
     if (!known) throw new RpcError(JSONRPC_ERRORS.methodNotFound);
     if (this.version === null) throw notInitialized();
-    return method === 'tools/list' ? this.listTools(this.version) : this.callTool(params, this.version, false, signal, turn);
+    return method === 'tools/list' ? this.listTools(this.version, false) : this.callTool(params, this.version, false, signal, turn);
   }
 
   /**
@@ -310,7 +323,7 @@ export class McpSession {
           cacheScope: 'public',
         });
       case 'tools/list':
-        return complete({ ...this.listTools(envelope.version), ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+        return complete({ ...this.listTools(envelope.version, true), ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       case 'tools/call':
         return this.callTool(params, envelope.version, true, signal, turn);
       case 'resources/list':
@@ -349,9 +362,12 @@ export class McpSession {
     this.era = 'handshake';
     const capabilities = params['capabilities'];
     this.clientHasRoots = isPlainObject(capabilities) && isPlainObject(capabilities['roots']);
+    // tools/list names the caches (cache-choice.ts) and says so when they change, unless the
+    // root holds v0 caches alone: then it is the v0 reference server, byte for byte.
+    this.listChanged = listsChanges(readCatalogue(this.options.context.cacheRoot));
     return {
       protocolVersion: this.version,
-      capabilities: { tools: {} },
+      capabilities: { tools: this.listChanged ? { listChanged: true } : {} },
       serverInfo: { name: SERVER_NAME, version: VERSION },
     };
   }
@@ -367,11 +383,40 @@ export class McpSession {
     turn.outbox.push(requestLine(this.pendingRoots, 'roots/list'));
   }
 
-  /** Every tool, in the table's fixed order (lib/mcp/tools/index.ts): the same list on every call. */
-  private listTools(version: AnyProtocolVersion): Record<string, unknown> {
+  /**
+   * Every tool, in the table's fixed order (lib/mcp/tools/index.ts). In the handshake era
+   * context.resolve's cache property names the caches under the root (cache-choice.ts); a
+   * stateless list is the same on every call.
+   */
+  private listTools(version: AnyProtocolVersion, stateless: boolean): Record<string, unknown> {
     // A host lists the tools before it calls one: the resolve worker starts meanwhile.
     this.options.pool?.warm();
-    return { tools: this.options.tools.map((t) => toolListing(t, this.options.toolNames, version)) };
+    const tools = this.options.tools.map((t) => toolListing(t, this.options.toolNames, version));
+    if (stateless) return { tools };
+    const property = cacheProperty(readCatalogue(this.options.context.cacheRoot));
+    this.advertised = propertyKey(property);
+    const at = this.options.tools.findIndex((t) => t.name === 'context.resolve');
+    const listing = tools[at];
+    if (listing !== undefined) {
+      const schema = listing['inputSchema'] as { properties: Record<string, unknown> };
+      listing['inputSchema'] = { ...schema, properties: { ...schema.properties, cache: property } };
+    }
+    return { tools };
+  }
+
+  /**
+   * After a call that may have changed the caches or seen them change (context.build,
+   * context.list_caches): when the resolve tool's cache property is no longer the one the
+   * last tools/list sent, notifications/tools/list_changed follows the reply (once per
+   * change). Only where initialize declared listChanged, and only once the client has listed
+   * the tools. No timer: a cache built by another process is noticed at the next such call.
+   */
+  private noticeCacheChanges(tool: Tool, turn: LineTurn): void {
+    if (!this.listChanged || this.advertised === null || this.era !== 'handshake' || !SEES_CACHES.has(tool.name)) return;
+    const now = propertyKey(cacheProperty(readCatalogue(this.options.context.cacheRoot)));
+    if (now === this.advertised) return;
+    this.advertised = now;
+    turn.outbox.push(TOOLS_LIST_CHANGED);
   }
 
   /**
@@ -387,6 +432,23 @@ export class McpSession {
     if (tool === undefined) throw new RpcError(JSONRPC_ERRORS.invalidParams, `Unknown tool: ${name}`);
     const progress = progressSink(progressTokenOf(params), version, turn.send);
     const pool = this.options.pool;
+    try {
+      return await this.runCall(tool, args, version, stateless, signal, turn, progress, pool);
+    } finally {
+      this.noticeCacheChanges(tool, turn);
+    }
+  }
+
+  private async runCall(
+    tool: Tool,
+    args: Record<string, unknown>,
+    version: AnyProtocolVersion,
+    stateless: boolean,
+    signal: AbortSignal,
+    turn: LineTurn,
+    progress: ReturnType<typeof progressSink>,
+    pool: ToolPool | undefined,
+  ): Promise<unknown> {
     return this.inTurn(!tool.annotations.readOnlyHint, signal, turn, async () => {
       let timer: NodeJS.Timeout | undefined;
       try {

@@ -67,6 +67,9 @@ t.test('cli_spec.md "Exit Codes" 1: v1 usage errors, nothing written, stdout emp
     [['--engine', 'v0', '--include', '*.md'], /--include needs --engine v1/],
     [['--engine', 'v0', '--exclude', 'drafts/'], /--exclude needs --engine v1/],
     [['--engine', 'v0', '--granularity', 'section', '--include', 'x'], /--granularity, --include need --engine v1/],
+    [['--engine', 'v0', '--label', 'x'], /--label needs --engine v1/],
+    [['--label', 'a b'], /--label: a label is 1 to 64 characters/],
+    [['--label', ''], /--label: a label is 1 to 64 characters/],
     [['--engine', 'v2'], /--engine must be v0 or v1, not "v2"/],
     [['--engine', 'V1'], /--engine must be v0 or v1/],
     [['--engine', 'v1', '--granularity', 'paragraph'], /--granularity must be file or section, not "paragraph"/],
@@ -141,7 +144,8 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   t.match(verified.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","valid":true,"checks":\[\{"name":"manifest","ok":true,"problems":\[\]\},/);
   const inspected = spawnContext(['inspect', '--cache', 'c', '--format', 'json'], { cwd: dir });
   t.equal(inspected.code, 0);
-  t.match(inspected.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"total_bytes":\d+,"valid":true\}\n$/);
+  // The seed's four fields, then what a v1 cache holds (issue 46 item 4).
+  t.match(inspected.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":2,"total_bytes":\d+,"valid":true,"engine":"v1","label":null,"granularity":"section","tokenizer":"o200k_base","formats":\{"md":2\}\}\n$/);
 });
 
 // "Answers that fit, by default", What to build item 1: "A build that finds no source file

@@ -135,10 +135,10 @@ t.test('context.inspect_cache = context inspect --format json, list_caches = lis
   const [inspect, list] = await mcp(root, [{ name: 'context.inspect_cache', arguments: { cache: 'v1' } }, { name: 'context.list_caches', arguments: {} }]);
   const ci = await cli(['inspect', '--cache', join(root, 'v1'), '--format', 'json']);
   t.equal((inspect?.content[0]?.text ?? '') + '\n', ci.out);
-  t.match(ci.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":7,"total_bytes":\d+,"valid":true\}\n$/);
+  t.match(ci.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","document_count":7,"total_bytes":\d+,"valid":true,"engine":"v1","label":null,"granularity":"file","tokenizer":"bytes4","formats":\{"md":7\}\}\n$/);
   const cl = await cli(['list-caches', '--root', root]);
   t.equal((list?.content[0]?.text ?? '') + '\n', cl.out);
-  t.equal(cl.out, '{"caches":[{"path":"v1","has_manifest":true}]}\n');
+  t.equal(cl.out, '{"caches":[{"path":"v1","has_manifest":true,"engine":"v1","label":null,"granularity":"file","tokenizer":"bytes4","formats":{"md":7},"document_count":7}]}\n');
 });
 
 t.test('a damaged v1 cache: cache_invalid from both faces, exit 5 and the canonical error', async (t) => {

@@ -219,7 +219,11 @@ t.test('issue 12 item 2: the SDK builds a cache through context.build, with prog
     t.match(resolved, /^\{"documents":\[.*\],"selection":\{"budget":60,"answer_tokens":\d+,"matched":40[,}]/);
     t.same(answer.structuredContent, parseJson(resolved), 'structured, validated by the SDK against the outputSchema (the lean branch)');
     const list = await client.callTool({ name: 'context.list_caches', arguments: {} });
-    t.same(list.structuredContent, { caches: [{ path: 'guide', has_manifest: true }] }, 'and is listed; no staging directory is left');
+    t.same(
+      list.structuredContent,
+      { caches: [{ path: 'guide', has_manifest: true, engine: 'v1', label: null, granularity: 'section', tokenizer: 'o200k_base', formats: { md: 40 }, document_count: 40 }] },
+      'and is listed with what it holds (validated by the SDK against the outputSchema); no staging directory is left',
+    );
     await client.close();
     t.equal(stderr(), '', 'server stderr stayed empty');
   });

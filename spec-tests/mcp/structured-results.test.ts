@@ -157,8 +157,9 @@ t.test('the 2025-06-18 and 2025-11-25 transcripts are the 2025-03-26 one plus th
       const r = value.result;
       if (Array.isArray(r['tools'])) {
         // ... and the descriptions rewritten for agents (issue 12 item 9) read as they were.
-        // ... and context.resolve's input schema gained format and explain (issue 43): the
-        // older eras are shown its legacy schema, which is the new one less those two.
+        // ... and context.resolve's input schema gained format and explain (issue 43), and
+        // context.build's label (issue 46): the older eras are shown their legacy schemas,
+        // which are the new ones less those.
         r['tools'] = (r['tools'] as Record<string, unknown>[]).map(({ title: _t, outputSchema: _o, annotations: _a, ...rest }) => {
           const tool = toolNamed(String(rest['name']));
           t.same(rest['inputSchema'], tool?.inputSchema, `${v}: ${String(rest['name'])}: the current input schema`);
@@ -166,9 +167,11 @@ t.test('the 2025-06-18 and 2025-11-25 transcripts are the 2025-03-26 one plus th
             type WithProperties = { properties: Record<string, unknown> };
             const current = (tool.inputSchema as unknown as WithProperties).properties;
             const legacy = (tool.legacyInputSchema as unknown as WithProperties).properties;
-            const { format: _f, explain: _e, ...older } = current;
-            t.same(Object.keys(current).filter((k) => !(k in legacy)), ['format', 'explain'], `${v}: ${tool.name}: the new input properties are format and explain`);
-            t.same({ ...tool.inputSchema, properties: older }, tool.legacyInputSchema, `${v}: ${tool.name}: the legacy input schema is the new one less format and explain`);
+            // context.build gained label (issue 46 item 4) the same way.
+            const added = tool.name === 'context.build' ? ['label'] : ['format', 'explain'];
+            const older = Object.fromEntries(Object.entries(current).filter(([k]) => !added.includes(k)));
+            t.same(Object.keys(current).filter((k) => !(k in legacy)), added, `${v}: ${tool.name}: the new input properties are ${added.join(' and ')}`);
+            t.same({ ...tool.inputSchema, properties: older }, tool.legacyInputSchema, `${v}: ${tool.name}: the legacy input schema is the new one less ${added.join(' and ')}`);
           }
           return { ...rest, description: tool?.legacyDescription ?? tool?.description, inputSchema: tool?.legacyInputSchema ?? tool?.inputSchema };
         });

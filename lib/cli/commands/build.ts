@@ -12,7 +12,9 @@ import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js'
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { isWithinRoots } from '../../core/confine.js';
 import { globListProblem, MAX_GLOB_BYTES, MAX_GLOBS } from '../../core/sources/limits.js';
+import { isLabel, LABEL_FORM } from '../../core/engine/v1/label.js';
 import { ContextError } from '../../errors.js';
+import { compact } from '../../json.js';
 import { parseFlags, required } from '../args.js';
 import { UsageError, type Command } from '../command.js';
 import { timestamp } from '../clock.js';
@@ -33,7 +35,7 @@ export const build: Command = {
   usage: [
     'context build --sources DIR --cache OUT [--force] [--engine v1|v0]',
     '              [--granularity section|file] [--tokenizer o200k_base|cl100k_base|bytes4]',
-    '              [--include GLOB]... [--exclude GLOB]... [--project-root DIR]',
+    '              [--include GLOB]... [--exclude GLOB]... [--label NAME] [--project-root DIR]',
     '  (the default, engine v1, ranks Markdown/MDX sections with an index and counts tokens',
     '   exactly in o200k_base; --engine v0 is the Context Engine v0 cache byte for byte with',
     '   its reference and takes none of the other options. docs/engine.md)',
@@ -57,6 +59,7 @@ export const build: Command = {
       ['--tokenizer o200k_base|cl100k_base|bytes4', 'v1: how tokens are counted for budgets, once, at build time: o200k_base (default) and cl100k_base count OpenAI\'s encodings exactly; bytes4 = ceil(UTF-8 bytes / 4) is an estimate, faster to build.'],
       ['--include GLOB', `v1, repeatable: keep only files whose path under --sources matches (picomatch globs: guide/**, **/*.mdx). At most ${MAX_GLOBS} globs of --include and ${MAX_GLOBS} of --exclude, each at most ${MAX_GLOB_BYTES} bytes.`],
       ['--exclude GLOB', 'v1, repeatable: drop the files and folders that match (drafts/, **/CHANGELOG.md).'],
+      ['--label NAME', 'v1: a name for what the cache holds (fastapi@0.115, acme/api+docs), 1 to 64 letters, digits and . _ @ / + -; recorded in the manifest (not in cache_version: the same content keeps its version whatever it is called) and shown by list-caches, inspect and the MCP server. A rebuild writes what its command says: --force without --label drops an old label, so pass it again to keep it.'],
     ],
     examples: [
       'context build --sources ./docs --cache ./caches/docs',
@@ -65,15 +68,16 @@ export const build: Command = {
       'context build --include "guide/**" --exclude drafts/ --sources ./docs --cache ./caches/guide',
       'context build --granularity file --tokenizer bytes4 --sources ./docs --cache ./caches/docs-files',
       'context build --engine v0 --sources ./docs --cache ./caches/docs-v0',
+      'context build --label fastapi@0.115 --sources ./fastapi/docs --cache ~/.context/caches/fastapi',
       'context build --project-root . --sources ./docs --cache ./caches/docs   # symlinks leading out of . are skipped',
     ],
     output:
-      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N,...} (v1 adds engine, granularity, tokenizer, units, reused, analyzed, unchanged, formats (documents per format: {"md":N,"rst":N,...}) and the files it skipped, with why). ' +
-      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, OUT is not a cache (or is the sources, the working directory or holds them), or the disk fails; 8 when --project-root does not hold the sources; 1 usage (v1 options with --engine v0, a glob over the limits).',
+      'stdout: one JSON line, {"cache_version":"sha256:...","document_count":N,...} (v1 adds engine, label (when given), granularity, tokenizer, units, reused, analyzed, unchanged, formats (documents per format: {"md":N,"rst":N,...}) and the files it skipped, with why). ' +
+      'Exit 0; 5 when a v0 source is not valid UTF-8 or two paths give the same id; 6 when the sources are missing, OUT exists without --force, OUT is not a cache (or is the sources, the working directory or holds them), or the disk fails; 8 when --project-root does not hold the sources; 1 usage (v1 options with --engine v0, a glob over the limits, a label that is not one).',
   },
   async run(argv, io) {
     const args = parseFlags(argv, {
-      strings: ['sources', 'cache', 'engine', 'granularity', 'tokenizer', 'project-root'],
+      strings: ['sources', 'cache', 'engine', 'granularity', 'tokenizer', 'project-root', 'label'],
       booleans: ['force'],
       lists: ['include', 'exclude'],
     });
@@ -95,6 +99,8 @@ export const build: Command = {
       const problem = globListProblem(globs);
       if (problem !== null) throw new UsageError(`--${flag} ${problem}`);
     }
+    const label = args.values['label'];
+    if (label !== undefined && !isLabel(label)) throw new UsageError(`--label: ${LABEL_FORM}, not ${compact(label)}`);
     const force = args.flags['force'] === true;
     const createdAt = timestamp(io.env);
     // Progress only on a terminal: pipes, CI logs and scripts get stderr as before.
@@ -109,6 +115,7 @@ export const build: Command = {
       createdAt,
       engine,
       options: { granularity, tokenizer, include, exclude },
+      ...(label === undefined ? {} : { label }),
       threads: availableParallelism(),
       // Never the working directory (or a folder holding it), nor the project root.
       protect: projectRoot === null ? [io.cwd] : [io.cwd, projectRoot],
@@ -118,7 +125,7 @@ export const build: Command = {
       throw new ContextError('root_not_allowed', 'the sources folder lies outside --project-root');
     }
     if (engine === 'v0') {
-      const given = v1OptionsGiven({ granularity: args.values['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include, exclude });
+      const given = v1OptionsGiven({ granularity: args.values['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include, exclude, label: label !== undefined });
       if (given.length > 0) throw new UsageError(`${needEngineV1(given.map((f) => `--${f}`))} --engine v1 (v0's cache format has no options)`);
     }
     let text: string;

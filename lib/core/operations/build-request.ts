@@ -24,6 +24,8 @@ export interface BuildRequest {
   readonly engine: EngineName;
   /** v1 only (v0 ignores them: the caller refuses non-default ones). */
   readonly options: V1Options;
+  /** v1 only: the cache's label (checked by the caller, ../engine/v1/label.ts); absent or null: none. */
+  readonly label?: string | null;
   /** Threads a v1 build may analyze on. */
   readonly threads: number;
   /** Directories (absolute) the cache may not be or hold: the working directory, a project root. */
@@ -62,12 +64,14 @@ export function v1OptionsGiven(given: {
   readonly tokenizer: boolean;
   readonly include: readonly string[];
   readonly exclude: readonly string[];
+  readonly label?: boolean;
 }): string[] {
   return [
     given.granularity ? 'granularity' : null,
     given.tokenizer ? 'tokenizer' : null,
     given.include.length > 0 ? 'include' : null,
     given.exclude.length > 0 ? 'exclude' : null,
+    given.label === true ? 'label' : null,
   ].filter((f): f is string => f !== null);
 }
 
@@ -102,12 +106,15 @@ export async function runBuild(
   const { granularity, tokenizer } = request.options;
   const { buildCacheV1 } = await import('../engine/v1/build.js');
   const early = stageEarly === undefined ? {} : { stageEarly };
-  const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, threads: request.threads, guard, ...confine, ...listen, ...early });
+  const label = request.label ?? null;
+  const summary = await buildCacheV1({ sources, cache, force, createdAt, options: request.options, label, threads: request.threads, guard, ...confine, ...listen, ...early });
   return (
     compact({
       cache_version: summary.cacheVersion,
       document_count: summary.documentCount,
       engine: 'v1',
+      // Only when given, so an unlabelled build prints what it printed before labels.
+      ...(label === null ? {} : { label }),
       granularity,
       tokenizer,
       units: summary.unitCount,

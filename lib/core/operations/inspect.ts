@@ -1,6 +1,8 @@
 // `inspect` / `context.inspect_cache` (seed 004): the manifest's cache_version and
 // document_count plus total_bytes, never failing on a bad manifest — a missing, unparseable
-// or incomplete one gives valid:false and zeros, as the reference server answers.
+// or incomplete one gives valid:false and zeros, as the reference server answers. An engine
+// v1 cache whose manifest reads also says what it holds, after the seed's four fields
+// (issue 46 item 4): engine, label, granularity, tokenizer, formats.
 
 import { join } from 'node:path';
 import { parseJson, type Json } from '../../json.js';
@@ -10,12 +12,16 @@ import * as fs from '../fs.js';
 import { requireCacheDir } from '../store/locate.js';
 import { MANIFEST_FILE } from '../engine/v0/format.js';
 import { isV1Manifest, PACKS_DIR } from '../engine/v1/manifest.js';
+import { summarizeV1, type V1Summary } from '../engine/v1/summary.js';
+import { v1SummaryJson } from './list.js';
 
 export interface InspectResult {
   readonly cache_version: string;
   readonly document_count: number;
   readonly total_bytes: number;
   readonly valid: boolean;
+  /** An engine v1 cache whose manifest reads: what it holds. */
+  readonly v1?: V1Summary;
 }
 
 /**
@@ -71,7 +77,8 @@ export function inspectCache(dir: string): InspectResult {
   // would (for v0, every manifest, index and document check; for v1, the manifest and the
   // packs' heads). What only verify checks (whole packs, the index rebuilt) stays verify's.
   if (valid && !resolveAccepts(dir)) valid = false;
-  return { cache_version: cacheVersion, document_count: documentCount, total_bytes: bytes, valid };
+  const v1 = isV1Manifest(manifest) ? summarizeV1(dir) : null;
+  return { cache_version: cacheVersion, document_count: documentCount, total_bytes: bytes, valid, ...(v1 === null ? {} : { v1 }) };
 }
 
 /** Whether resolve accepts the cache: it opens and answers the empty query (any typed failure: no). */
@@ -91,5 +98,9 @@ function resolveAccepts(dir: string): boolean {
 }
 
 export function inspectJson(r: InspectResult): Json {
-  return { cache_version: r.cache_version, document_count: r.document_count, total_bytes: r.total_bytes, valid: r.valid };
+  const seed = { cache_version: r.cache_version, document_count: r.document_count, total_bytes: r.total_bytes, valid: r.valid };
+  if (r.v1 === undefined) return seed;
+  // document_count is the seed's, already above.
+  const { document_count: _count, ...held } = v1SummaryJson(r.v1);
+  return { ...seed, ...held };
 }

@@ -12,6 +12,7 @@ import { buildInBackground } from '../../core/operations/build-background.js';
 import { DEFAULT_ENGINE, DEFAULT_V1_OPTIONS, emptyBuildWarning, ENGINES, needEngineV1, v1OptionsGiven, type BuildRequest, type EngineName } from '../../core/operations/build-request.js';
 import { describeProgress, type BuildPhase, type BuildProgress } from '../../core/store/progress.js';
 import { GRANULARITIES, type Granularity } from '../../core/engine/v1/config.js';
+import { isLabel, LABEL_FORM, LABEL_PATTERN } from '../../core/engine/v1/label.js';
 import { isTokenizerName, TOKENIZERS, type TokenizerName } from '../../core/tokens/count.js';
 import { ContextError, JSONRPC_ERRORS } from '../../errors.js';
 import { RpcError } from '../json-rpc.js';
@@ -92,12 +93,14 @@ function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): B
   const options = { granularity, tokenizer, include: globs('include', args['include']), exclude: globs('exclude', args['exclude']) };
   const force = args['force'] ?? false;
   if (typeof force !== 'boolean') throw invalid('force must be a boolean');
+  const label = args['label'];
+  if (label !== undefined && !isLabel(label)) throw invalid(`label: ${LABEL_FORM}`);
   for (const [name, list] of [['include', options.include], ['exclude', options.exclude]] as const) {
     const problem = globListProblem(list);
     if (problem !== null) throw invalid(`${name} ${problem === 'needs a non-empty glob' ? 'needs non-empty globs' : problem}`);
   }
   if (engine === 'v0') {
-    const given = v1OptionsGiven({ granularity: args['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include: options.include, exclude: options.exclude });
+    const given = v1OptionsGiven({ granularity: args['granularity'] !== undefined, tokenizer: tokenizerValue !== undefined, include: options.include, exclude: options.exclude, label: label !== undefined });
     if (given.length > 0) throw invalid(`${needEngineV1(given)} engine v1`);
   }
   if (ctx.timestamp === undefined) throw new ContextError('internal_error', 'the server has no clock for created_at');
@@ -112,6 +115,7 @@ function requestOf(args: Readonly<Record<string, unknown>>, ctx: ToolContext): B
     createdAt: ctx.timestamp(),
     engine,
     options,
+    ...(label === undefined ? {} : { label }),
     threads: availableParallelism(),
     // Never over the project root (or a folder holding it); every source inside the roots by real path.
     protect: [ctx.projectRoot, ...allowed],
@@ -154,6 +158,35 @@ async function build(args: Readonly<Record<string, unknown>>, ctx: ToolContext, 
   return result.kind === 'built' ? { text: result.text, engine: request.engine } : null;
 }
 
+// What 2024-11-05 and 2025-03-26 clients are shown (the bytes their transcripts recorded).
+const LEGACY_INPUT = {
+  type: 'object',
+  required: ['sources', 'cache'],
+  additionalProperties: false,
+  properties: {
+    sources: { type: 'string', description: 'Folder to index, relative to the server\'s project root (it must lie inside it)' },
+    cache: { type: 'string', description: 'Name of the cache to write: one directory name under the server\'s cache root' },
+    force: { type: 'boolean', description: 'Replace an existing cache of that name (default false: refuse)' },
+    engine: { type: 'string', enum: [...ENGINES], description: 'v1 (default) or v0 (the reference cache, no options)' },
+    granularity: { type: 'string', enum: [...GRANULARITIES], description: 'v1: sections (default) or whole files' },
+    tokenizer: { type: 'string', enum: [...TOKENIZERS], description: 'v1: how budgets count tokens (default o200k_base, exact; bytes4 = ceil(bytes / 4))' },
+    include: { type: 'array', items: { type: 'string' }, description: 'v1: keep only files matching these globs (relative to sources)' },
+    exclude: { type: 'array', items: { type: 'string' }, description: 'v1: drop files and folders matching these globs' },
+  },
+} as const;
+// The tool's input: the legacy one, plus label.
+const INPUT = {
+  ...LEGACY_INPUT,
+  properties: {
+    ...LEGACY_INPUT.properties,
+    label: {
+      type: 'string',
+      pattern: LABEL_PATTERN.source,
+      description: 'v1: a name for what the cache holds, e.g. "fastapi@0.115": 1 to 64 letters, digits and . _ @ / + -. Not part of cache_version; a rebuild without it drops the old label',
+    },
+  },
+} as const;
+
 export const buildTool: Tool = {
   name: 'context.build',
   title: 'Build a context cache',
@@ -164,6 +197,7 @@ export const buildTool: Tool = {
     'ranks their sections (BM25, stemming; granularity ' +
     '"section" by default, or "file") and counts tokens exactly (tokenizer "o200k_base" by default, "cl100k_base", or the estimate "bytes4"); ' +
     `include/exclude globs pick files (at most ${MAX_GLOBS} of each, each at most ${MAX_GLOB_BYTES} bytes). ` +
+    'label names what the cache holds (e.g. "fastapi@0.115"; v1): context.list_caches and the cache argument of context.resolve show it; a rebuild without label drops the old one. ' +
     'engine "v0" is the Context Engine v0 reference cache (every .md file, whole) and takes none of those options. ' +
     'A build that finds no document says so in a second text block. ' +
     'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
@@ -178,21 +212,9 @@ export const buildTool: Tool = {
     'engine "v0" is the Context Engine v0 reference cache and takes none of those options. ' +
     'An existing cache is replaced only with force: true, and only once the new one is complete; a failed or cancelled build leaves the old one as it was. ' +
     'Send a progressToken to get progress notifications. Returns what `context build` prints.',
-  inputSchema: {
-    type: 'object',
-    required: ['sources', 'cache'],
-    additionalProperties: false,
-    properties: {
-      sources: { type: 'string', description: 'Folder to index, relative to the server\'s project root (it must lie inside it)' },
-      cache: { type: 'string', description: 'Name of the cache to write: one directory name under the server\'s cache root' },
-      force: { type: 'boolean', description: 'Replace an existing cache of that name (default false: refuse)' },
-      engine: { type: 'string', enum: [...ENGINES], description: 'v1 (default) or v0 (the reference cache, no options)' },
-      granularity: { type: 'string', enum: [...GRANULARITIES], description: 'v1: sections (default) or whole files' },
-      tokenizer: { type: 'string', enum: [...TOKENIZERS], description: 'v1: how budgets count tokens (default o200k_base, exact; bytes4 = ceil(bytes / 4))' },
-      include: { type: 'array', items: { type: 'string' }, description: 'v1: keep only files matching these globs (relative to sources)' },
-      exclude: { type: 'array', items: { type: 'string' }, description: 'v1: drop files and folders matching these globs' },
-    },
-  },
+  inputSchema: INPUT,
+  // 2024-11-05 and 2025-03-26 clients see the schema their transcripts recorded (no label; they may pass it all the same).
+  legacyInputSchema: LEGACY_INPUT,
   outputSchema: outputSchemaWithError(
     advisedErrorSchema('build'),
     objectOf({ cache_version: STRING, document_count: COUNT }, { skipped: arrayOf(objectOf({ path: STRING, reason: STRING })) }),
@@ -209,7 +231,7 @@ export const buildTool: Tool = {
       // Documents per format ({"md":12,"rst":3}): the names are the formats the build read.
       formats: { type: 'object', additionalProperties: COUNT },
       skipped: arrayOf(objectOf({ path: STRING, reason: STRING })),
-    }),
+    }, { label: { type: 'string', pattern: LABEL_PATTERN.source } }),
   ),
   // It writes, and with force it replaces a cache: hosts should ask first.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -52,3 +52,17 @@ export function outputSchemaWithError(error: JsonSchema, ...shapes: JsonSchema[]
 
 /** Annotations of a tool that only reads: the same call, the same answer, no side effect. */
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * What an engine v1 cache holds, as context.list_caches and context.inspect_cache add it
+ * after the seed's fields (issue 46 item 4): optional keys, so a v0 cache's answer, the
+ * seed's alone, matches the same shape.
+ */
+export const V1_HELD: Readonly<Record<string, Json>> = {
+  engine: { type: 'string', const: 'v1' },
+  label: orNull('string'),
+  granularity: stringEnum(['file', 'section']),
+  tokenizer: STRING,
+  // Documents per format ({"md":12,"rst":3}).
+  formats: { type: 'object', additionalProperties: COUNT },
+};

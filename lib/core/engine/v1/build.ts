@@ -68,6 +68,11 @@ export interface V1BuildOptions {
   /** The manifest's informational `created_at` (the caller owns the clock). */
   readonly createdAt: string;
   readonly options: V1Options;
+  /**
+   * The manifest's informational label (./label.ts), checked by the caller; absent or null:
+   * none. A rebuild writes what it is given, so a rebuild without one drops an old label.
+   */
+  readonly label?: string | null;
   readonly onProgress?: ProgressListener;
   /** Called once, just before the build first writes (it may throw to stop the build there). */
   readonly beforeWrite?: () => void;
@@ -171,9 +176,9 @@ function packsUnwritten(cache: string, packs: readonly FileRecord[], writtenNs: 
  * Whether the cache is the one `state` was written with and still whole: its manifest hashes
  * to the recorded sha256, every pack unwritten since it was written or last found intact.
  */
-function stateVouches(cache: string, state: BuildState, configSha256: string, sourceRoot: string | null): boolean {
+function stateVouches(cache: string, state: BuildState, configSha256: string, sourceRoot: string | null, label: string | null): boolean {
   const h = state.header;
-  if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot) return false;
+  if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot || h.label !== label) return false;
   try {
     return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && packsUnwritten(cache, h.packs, state.writtenNs);
   } catch {
@@ -292,6 +297,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   const configKey = canonical(config);
   const configSha256 = sha256Hex(configKey);
   const sourceRoot = sourceRootFrom(o.cache, o.sources);
+  const label = o.label ?? null;
   const state = o.force ? readStateOf(o.cache) : null;
   const listing = listSources(o.sources, {
     extensions: DEFAULT_EXTENSIONS,
@@ -329,7 +335,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
   // written with: leave it, without even parsing its manifest or the recorded stamps.
   if (
     state !== null && trustedAt(newestNs, state.writtenNs) && state.sources === sourcesLine(files, stamps) &&
-    stateVouches(o.cache, state, configSha256, sourceRoot)
+    stateVouches(o.cache, state, configSha256, sourceRoot, label)
   ) {
     report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: state.header.bytes });
     return {
@@ -560,16 +566,17 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       unchanged,
       formats: formatCounts(documents.map((d) => d.path)),
     });
-    // Same configuration, same packs, every one of them intact: the cache already is what a
-    // full build would write (bar created_at). Leave it; refresh the stamps so the next
+    // Same configuration, same packs, every one of them intact, the same label: the cache
+    // already is what a full build would write (bar created_at). A new label alone rewrites
+    // the manifest (the packs are linked), with the same cache_version. Leave it; refresh the stamps so the next
     // build trusts them (unless the state already holds exactly these, all trusted, and no
     // pack needed hashing: the steady state). A damaged pack is written anew.
-    const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot && packs.every((p) => old.check.isIntact(p));
+    const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot && old.top.label === label && packs.every((p) => old.check.isIntact(p));
     if (old !== null && intact) {
       // (A pack hashed whole and found intact is trusted again once the state is written after it.)
       const steady = old.recorded !== null && trusted.length === documents.length && documents.length === old.paths.length && old.check.hashed === 0;
       if (!steady) o.beforeWrite?.();
-      if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps);
+      if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, label, unitCount, bytes: bytesStored, packs }, docPaths, docStamps);
       report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
       return summary(true);
     }
@@ -579,6 +586,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
       buildConfig: config,
       createdAt: o.createdAt,
       sourceRoot,
+      label,
       documentCount: documents.length,
       packs,
     });
@@ -600,7 +608,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         fs.writeFile(join(temp, MANIFEST_FILE), manifest);
         // The state's time must be later than every pack's (./pack-check.ts).
         fs.waitForNextFileTime(temp);
-        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, unitCount, bytes: bytesStored, packs }, docPaths, docStamps));
+        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, label, unitCount, bytes: bytesStored, packs }, docPaths, docStamps));
       },
       o.force, // without --force, a cache another build put there meanwhile is not replaced
       early?.handOver(),

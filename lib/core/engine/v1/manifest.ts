@@ -2,7 +2,7 @@
 // files, each pack self-contained: its documents, their index and their contents.
 //
 //   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
-//                   document_count, files.packs [{bytes, sha256, documents, units, head:
+//                   label (only when the build was given one), document_count, files.packs [{bytes, sha256, documents, units, head:
 //                   {bytes, sha256}}] in path order of their documents
 //   packs/<sha256>.pack
 //                   named by the sha256 of its bytes: a head, then the contents.
@@ -21,13 +21,15 @@
 // cache_version = "sha256:" + hex(sha256(compact JSON {"build_config": …, "packs":
 // [head sha256, …]})). A head holds its documents' paths and versions (which bind their
 // contents) and their index, so the version covers every document and everything an
-// answer is computed from; created_at and source_root are informational and not hashed.
+// answer is computed from; created_at, source_root and label are informational and not
+// hashed.
 
 import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { FORMAT_VERSION, parseBuildConfig, type V1Config } from './config.js';
+import { isLabel } from './label.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const PACKS_DIR = 'packs';
@@ -79,6 +81,8 @@ export interface ManifestTop {
   readonly config: V1Config;
   readonly createdAt: string;
   readonly sourceRoot: string | null;
+  /** The build's label (./label.ts), or null: written only when there is one. */
+  readonly label: string | null;
   readonly documentCount: number;
   readonly packs: readonly PackRecord[];
 }
@@ -100,6 +104,8 @@ export function manifestText(m: Omit<ManifestTop, 'config'>): string {
     build_config: m.buildConfig as PlainJson,
     created_at: m.createdAt,
     source_root: m.sourceRoot,
+    // Only when given: a manifest without a label is byte for byte what it was before labels.
+    ...(m.label === null ? {} : { label: m.label }),
     document_count: m.documentCount,
     files: {
       [PACKS_DIR]: m.packs.map((p) => ({ bytes: p.bytes, sha256: p.sha256, documents: p.documents, units: p.units, head: { bytes: p.head.bytes, sha256: p.head.sha256 } })),
@@ -149,6 +155,7 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
     config,
     createdAt: m['created_at'] as string,
     sourceRoot: m['source_root'] as string | null,
+    label: (m['label'] ?? null) as string | null,
     documentCount: m['document_count'] as number,
     packs,
   };
@@ -163,6 +170,7 @@ function examineFields(m: Record<string, unknown>, problems: string[]): PackReco
   if (typeof m['created_at'] !== 'string') problems.push('created_at is not a string');
   const root = m['source_root'];
   if (root !== null && typeof root !== 'string') problems.push('source_root is not a string or null');
+  if (m['label'] !== undefined && !isLabel(m['label'])) problems.push('label is not a label (1 to 64 of A-Z a-z 0-9 . _ @ / + -)');
   const files = isObject(m['files']) ? m['files'] : {};
   if (!isObject(m['files'])) problems.push('files is not an object');
   const list = files[PACKS_DIR];

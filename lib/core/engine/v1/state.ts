@@ -33,6 +33,8 @@ export interface StateHeader {
   readonly cacheVersion: string;
   readonly manifestSha256: string;
   readonly sourceRoot: string | null;
+  /** The manifest's label (written only when there is one; a state without it says null). */
+  readonly label: string | null;
   readonly unitCount: number;
   /** Total bytes of the documents. */
   readonly bytes: number;
@@ -50,6 +52,7 @@ export function stateText(header: StateHeader, paths: readonly string[], stamps:
   return (
     `{"config_sha256":${jsonString(header.configSha256)},"cache_version":${jsonString(header.cacheVersion)},` +
     `"manifest_sha256":${jsonString(header.manifestSha256)},"source_root":${header.sourceRoot === null ? 'null' : jsonString(header.sourceRoot)},` +
+    (header.label === null ? '' : `"label":${jsonString(header.label)},`) +
     `"unit_count":${header.unitCount},"bytes":${header.bytes},"packs":[${header.packs.map(record).join(',')}]` +
     `${SOURCES_KEY}${sourcesLine(paths, stamps)}}`
   );
@@ -111,7 +114,9 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
   const v = value as Record<string, unknown>;
   const packs = v['packs'];
   const sourceRoot = v['source_root'];
+  const label = v['label'] ?? null;
   if (
+    (label !== null && typeof label !== 'string') ||
     typeof v['config_sha256'] !== 'string' || typeof v['cache_version'] !== 'string' || typeof v['manifest_sha256'] !== 'string' ||
     (sourceRoot !== null && typeof sourceRoot !== 'string') || !isCount(v['unit_count']) || !isCount(v['bytes']) ||
     !Array.isArray(packs) || !packs.every(isFileRecord)
@@ -123,6 +128,7 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
     cacheVersion: v['cache_version'],
     manifestSha256: v['manifest_sha256'],
     sourceRoot,
+    label,
     unitCount: v['unit_count'],
     bytes: v['bytes'],
     packs,

@@ -263,6 +263,7 @@ t.test('engine.md: order uses the printed binary32 value — binary64 difference
       config: { options: FILE_OPTIONS, ranking },
       createdAt: CREATED_AT,
       sourceRoot: null,
+      label: null,
       documentCount: 2,
       documents: [doc('a.md'), doc('b.md')],
       packs: [{ bytes: 1, sha256: '', documents: 2, units: 2, head: { bytes: 0, sha256: '' } }],
