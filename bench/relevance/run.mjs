@@ -68,6 +68,8 @@ const DEVSETS = ['devset2', 'devset3', 'devset4'];
 /** The Markdown dev sets, added up in the side-by-side table's `md 2+3` rows (devset4's own `all` rows stand beside them). */
 const MARKDOWN_DEVSETS = ['devset2', 'devset3'];
 const COMBINED = 'md 2+3';
+/** The set column's width in the answers tables (devset4's set names are longer than 8). */
+const SET_WIDTH = 11;
 const BUDGETS = [2000, 4000];
 const HUGE = Number.MAX_SAFE_INTEGER;
 
@@ -309,10 +311,10 @@ async function answers() {
     console.log(`Answers: bench/relevance/${devset} (${questions} questions: ${sets.join(', ')}), \`context resolve --budget B\` (no other flag) and FTS5 at the same B`);
     for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
     console.log(`  ${FTS5.padEnd(13)} = ${described[FTS5]}`);
-    console.log('build         budget set      passage in answer  right page in it   right page first   wrong-page tokens  content share  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
+    console.log('build         budget ' + 'set'.padEnd(SET_WIDTH) + ' passage in answer  right page in it   right page first   wrong-page tokens  content share  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
     for (const r of rows.filter((x) => x.devset === devset)) {
       console.log(
-        `${r.system.padEnd(13)} ${String(r.budget).padStart(6)} ${r.set.padEnd(8)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${share(r.wrong_share)}              ${share(r.content_share)}          ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}      | ${pct(r.passage_top3_unbudgeted, r.questions)}              ${String(r.passage_cut_by_budget).padStart(3)}`,
+        `${r.system.padEnd(13)} ${String(r.budget).padStart(6)} ${r.set.padEnd(SET_WIDTH)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${share(r.wrong_share)}              ${share(r.content_share)}          ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}      | ${pct(r.passage_top3_unbudgeted, r.questions)}              ${String(r.passage_cut_by_budget).padStart(3)}`,
       );
     }
     console.log('');
@@ -327,8 +329,8 @@ async function answers() {
   // Side by side: ours (the default build) and FTS5, per dev set, set and budget.
   const ours = BUILDS[0].name;
   console.log(`Side by side: ours (\`context build\` default, \`context resolve --budget B\`) vs SQLite FTS5 sections packed into B`);
-  console.log('devset   set      budget | passage in answer          | right page in it           | right page first           | wrong-page tokens | content share  | printed o200k mean');
-  console.log('                         | ours          fts5         | ours          fts5         | ours          fts5         | ours    fts5      | ours   fts5    | ours   fts5');
+  console.log('devset   ' + 'set'.padEnd(SET_WIDTH) + ' budget | passage in answer          | right page in it           | right page first           | wrong-page tokens | content share  | printed o200k mean');
+  console.log(' '.repeat(SET_WIDTH + 16) + ' | ours          fts5         | ours          fts5         | ours          fts5         | ours    fts5      | ours   fts5    | ours   fts5');
   const keyOf = (r) => `${r.devset}\n${r.set}\n${r.budget}`;
   const groups = [];
   for (const r of rows) if (r.system === ours && !groups.includes(keyOf(r))) groups.push(keyOf(r));
@@ -348,7 +350,7 @@ async function answers() {
     const o = rows.find((r) => r.system === ours && keyOf(r) === k);
     const f = rows.find((r) => r.system === FTS5 && keyOf(r) === k);
     console.log(
-      `${o.devset.padEnd(8)} ${o.set.padEnd(8)} ${String(o.budget).padStart(6)} | ${cell(o.passage, o.questions)}  ${cell(f.passage, f.questions)} | ${cell(o.page, o.questions)}  ${cell(f.page, f.questions)} | ${cell(o.first, o.questions)}  ${cell(f.first, f.questions)} | ${share(o.wrong_share)}   ${share(f.wrong_share)}     | ${share(o.content_share)}  ${share(f.content_share)}   | ${o.printed_mean.toFixed(0).padStart(4)}   ${f.printed_mean.toFixed(0).padStart(4)}`,
+      `${o.devset.padEnd(8)} ${o.set.padEnd(SET_WIDTH)} ${String(o.budget).padStart(6)} | ${cell(o.passage, o.questions)}  ${cell(f.passage, f.questions)} | ${cell(o.page, o.questions)}  ${cell(f.page, f.questions)} | ${cell(o.first, o.questions)}  ${cell(f.first, f.questions)} | ${share(o.wrong_share)}   ${share(f.wrong_share)}     | ${share(o.content_share)}  ${share(f.content_share)}   | ${o.printed_mean.toFixed(0).padStart(4)}   ${f.printed_mean.toFixed(0).padStart(4)}`,
     );
   }
   console.log('');
