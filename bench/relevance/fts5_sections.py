@@ -1,14 +1,29 @@
 #!/usr/bin/env python3
-"""The SQLite FTS5 baseline of bench/relevance/run.mjs: sections of Markdown ranked by bm25.
+"""The SQLite FTS5 baseline of bench/relevance/run.mjs: sections of documents ranked by bm25.
 
   fts5_sections.py CORPUS < queries.json > ranked.json
 
-CORPUS is a folder of .md/.mdx/.markdown files. Every file is split at its ATX headings
-(`#`..`######` lines, up to 3 spaces of indent, outside fenced code blocks) into sections:
-a section is a heading line and the lines up to the next heading; the text before the
-first heading is a section too (when it holds more than whitespace). Sections go into one
-in-memory table fts5(body, tokenize='porter unicode61') in byte order of paths, then
-position. stdin is a JSON list of queries; stdout is one JSON object:
+CORPUS is a folder of Markdown (.md/.mdx/.markdown), reStructuredText (.rst) and HTML
+(.html/.htm) files; other files are not read. Every file is split into sections, a section
+being a title and what follows it up to the next title; the text before the first title is
+a section too (when it holds more than whitespace):
+
+- Markdown: at its ATX headings (`#`..`######` lines, up to 3 spaces of indent, outside
+  fenced code blocks). The section's text is the source's lines.
+- reStructuredText: at its section titles, as simply as it goes: a line of text at column 0
+  (after a blank line or the file's start) whose next line is a run of one punctuation
+  character at least as long as the title (trailing spaces allowed), with the same run
+  above it when it is overlined. Literal blocks and directive bodies are indented, so their
+  lines are not titles; adornment levels are not told apart (every title splits). The
+  section's text is the source's lines, markup and all, as our units print them.
+- HTML: the page less its `<script>`, `<style>`, `<title>`, `<template>`, `<textarea>`
+  elements and comments, split before every `<h1>`..`<h6>` tag; a section's text is its
+  visible text: tags made spaces, character references decoded, each line's runs of
+  spaces made one, blank lines dropped. So navigation and sidebars stay in (as the
+  engine's reader keeps them), but no markup is indexed or printed.
+
+Sections go into one in-memory table fts5(body, tokenize='porter unicode61') in byte order
+of paths, then position. stdin is a JSON list of queries; stdout is one JSON object:
 
   {"sections": [{"path": "dir/page.md", "text": "..."}, ...],
    "rankings": [[section index, ...] per query, best first]}
@@ -21,13 +36,17 @@ section order. Packing into a token budget is the caller's (it owns the o200k co
 Python's own sqlite3 module (FTS5 is compiled into the SQLite Debian ships); nothing to
 install.
 """
+import html
 import json
 import os
 import re
 import sqlite3
 import sys
 
-EXTENSIONS = ('.md', '.mdx', '.markdown')
+MARKDOWN = ('.md', '.mdx', '.markdown')
+RST = ('.rst',)
+HTML = ('.html', '.htm')
+EXTENSIONS = MARKDOWN + RST + HTML
 HEADING = re.compile(r'^ {0,3}#{1,6}(?:[ \t]|$)')
 FENCE = re.compile(r'^ {0,3}(`{3,}|~{3,})(.*)$')
 
@@ -62,6 +81,61 @@ def split_sections(text):
     return [s for s in sections if s.strip() != '']
 
 
+ADORNMENT = re.compile(r'^([!-/:-@\[-`{-~])\1* *$')
+
+
+def rst_sections(text):
+    """reStructuredText sections: split before every (simply found) section title."""
+    lines = text.splitlines(keepends=True)
+    bare = [l.rstrip('\r\n') for l in lines]
+    starts = []
+    i = 0
+    while i + 1 < len(bare):
+        title = bare[i]
+        under = bare[i + 1]
+        if title.strip() != '' and not title[0].isspace() and not ADORNMENT.match(title) and ADORNMENT.match(under) \
+                and len(under.rstrip()) >= len(title.rstrip()):
+            over = i >= 1 and bare[i - 1].rstrip() == under.rstrip()
+            start = i - 1 if over else i
+            if start == 0 or bare[start - 1].strip() == '':
+                starts.append(start)
+                i += 2
+                continue
+        i += 1
+    cuts = [0] + [s for s in starts if s > 0] + [len(lines)]
+    sections = [''.join(lines[a:b]) for a, b in zip(cuts, cuts[1:])]
+    return [s for s in sections if s.strip() != '']
+
+
+RAW_ELEMENTS = re.compile(r'<(script|style|title|template|textarea)\b.*?</\1\s*>', re.I | re.S)
+COMMENT = re.compile(r'<!--.*?-->', re.S)
+HEADING_TAG = re.compile(r'<h[1-6](?=[\s>/])', re.I)
+TAG = re.compile(r'<[^>]*>')
+
+
+def visible_text(fragment):
+    text = html.unescape(TAG.sub(' ', fragment))
+    lines = (' '.join(l.split()) for l in text.splitlines())
+    return '\n'.join(l for l in lines if l != '')
+
+
+def html_sections(text):
+    """HTML sections: split before every <h1>..<h6> tag; each section as visible text."""
+    page = COMMENT.sub(' ', RAW_ELEMENTS.sub(' ', text))
+    cuts = [0] + [m.start() for m in HEADING_TAG.finditer(page) if m.start() > 0] + [len(page)]
+    sections = [visible_text(page[a:b]) for a, b in zip(cuts, cuts[1:])]
+    return [s for s in sections if s.strip() != '']
+
+
+def sections_of(path, text):
+    name = path.lower()
+    if name.endswith(RST):
+        return rst_sections(text)
+    if name.endswith(HTML):
+        return html_sections(text)
+    return split_sections(text)
+
+
 def match_expr(query):
     words = [w for w in ''.join(c if c.isalnum() else ' ' for c in query).split() if w]
     return ' OR '.join('"' + w + '"' for w in words) or '""'
@@ -75,7 +149,7 @@ def main():
         with open(os.path.join(root, rel), 'rb') as f:
             text = f.read().decode('utf-8', 'replace')
         path = rel.replace(os.sep, '/')
-        for s in split_sections(text):
+        for s in sections_of(path, text):
             sections.append({'path': path, 'text': s})
     con = sqlite3.connect(':memory:')
     con.execute("create virtual table docs using fts5(body, tokenize='porter unicode61')")

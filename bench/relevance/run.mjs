@@ -1,9 +1,11 @@
-// `npm run bench:relevance`: three dev sets, and a SQLite FTS5 baseline beside our figures.
+// `npm run bench:relevance`: four dev sets, and a SQLite FTS5 baseline beside our figures.
 //
 // 1. Answers (bench/relevance/devset2: 69 questions over the Node.js manual, the undici API
 //    reference and the Next.js guides; bench/relevance/devset3: 67 questions over the Fastify
-//    reference and guides, the npm CLI manual and Bun's runtime docs; each question with its
-//    answering page and a verbatim passage). Each question is asked as a user asks it,
+//    reference and guides, the npm CLI manual and Bun's runtime docs; bench/relevance/devset4:
+//    50 questions over Flask's reStructuredText sources and pytest's Sphinx HTML pages, to
+//    show relevance on formats other than Markdown; each question with its answering page
+//    and a verbatim passage). Each question is asked as a user asks it,
 //    `context resolve --cache C --query Q --budget B` with no other flag (B = 1000 and 2000),
 //    through the very CLI code `bin/context` runs (its bundle, in this process, so the bytes
 //    are the CLI's stdout). Per set and overall: the passage inside the answer, the right
@@ -14,16 +16,19 @@
 //    `--engine v0`, and `--engine v1 --granularity section --tokenizer o200k_base`; and for
 //    a SQLite FTS5 baseline (below). An entry's page is its `id` up to the first '#' (no
 //    other field of an entry is read but `content`). Metric definitions:
-//    bench/relevance/devset2/README.md.
+//    bench/relevance/devset2/README.md. (v0 reads `.md` files only: its devset4 answers are
+//    empty for that reason.)
 //
-//    FTS5 (fts5_sections.py, python3's own sqlite3): every file of the set split at its ATX
-//    headings (outside fenced code) into sections, the sections in one fts5(body,
-//    tokenize='porter unicode61') table, ranked by bm25() for the OR of the question's
-//    words, each quoted. Its answer is packed greedily in rank order into the same budget:
-//    the printed answer is, per section, a line with the file's path then the section's
-//    text (trailing whitespace trimmed), joined by blank lines, and that whole text must
-//    fit the budget in o200k_base tokens; a section that does not fit is skipped and the
-//    next ones are tried.
+//    FTS5 (fts5_sections.py, python3's own sqlite3): every file of the set split into
+//    sections at its titles (Markdown: ATX headings outside fenced code; reStructuredText:
+//    underlined, or over- and underlined, titles at column 0; HTML: `<h1>`..`<h6>` tags,
+//    each section's text being its visible text, without markup), the sections in one
+//    fts5(body, tokenize='porter unicode61') table, ranked by bm25() for the OR of the
+//    question's words, each quoted. Its answer is packed greedily in rank order into the
+//    same budget: the printed answer is, per section, a line with the file's path then the
+//    section's text (trailing whitespace trimmed), joined by blank lines, and that whole
+//    text must fit the budget in o200k_base tokens; a section that does not fit is skipped
+//    and the next ones are tried.
 // 2. Ranking (bench/relevance/devset: 197 labelled queries over the aider, serena and
 //    repomix docs): nDCG@10, MRR and Recall@5 per repository and overall, and for small
 //    budgets the share of queries whose selection holds (a section of) a relevant file,
@@ -59,7 +64,12 @@ const perQuery = args.includes('--per-query');
 const jsonOut = flag('--json');
 const only = flag('--only');
 const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
-const DEVSETS = ['devset2', 'devset3'];
+const DEVSETS = ['devset2', 'devset3', 'devset4'];
+/** The Markdown dev sets, added up in the side-by-side table's `md 2+3` rows (devset4's own `all` rows stand beside them). */
+const MARKDOWN_DEVSETS = ['devset2', 'devset3'];
+const COMBINED = 'md 2+3';
+/** The set column's width in the answers tables (devset4's set names are longer than 8). */
+const SET_WIDTH = 11;
 const BUDGETS = [2000, 4000];
 const HUGE = Number.MAX_SAFE_INTEGER;
 
@@ -109,7 +119,7 @@ const norm = (s) => s.replace(/\s+/gu, ' ').trim();
  */
 const fileOf = (doc) => String(doc.id).split('#')[0].toLowerCase();
 
-// ---------------------------------------------------------------- 1. answers (devset2, devset3)
+// ---------------------------------------------------------------- 1. answers (devset2, devset3, devset4)
 
 const FTS5 = 'fts5';
 const FTS5_SCRIPT = join(here, 'fts5_sections.py');
@@ -221,7 +231,7 @@ async function answersOf(devset) {
       engine.close();
     }
   }
-  described[FTS5] = 'SQLite FTS5 sections (ATX headings), bm25, OR of the words, greedy packing';
+  described[FTS5] = 'SQLite FTS5 sections (Markdown ATX headings, rST titles, HTML h1-h6 as visible text), bm25, OR of the words, greedy packing';
   for (const set of sets) {
     const qs = questions.filter((x) => x.set === set);
     const { sections, rankings } = fts5Rankings(join(dir, 'corpus', set), qs.map((q) => q.query));
@@ -280,11 +290,14 @@ async function answers() {
       }
     }
   }
-  // Both dev sets together, for the side-by-side table.
+  // The Markdown dev sets together, for the side-by-side table (as before devset4 came).
   const everything = results.flatMap((r) => r.scores);
-  for (const system of SYSTEMS) {
-    for (const budget of ANSWER_BUDGETS) {
-      rows.push({ devset: 'both', system, budget, set: 'all', ...summarize(everything.filter((s) => s.system === system && s.budget === budget)) });
+  const markdown = results.filter((r) => MARKDOWN_DEVSETS.includes(r.devset)).flatMap((r) => r.scores);
+  if (markdown.length > 0) {
+    for (const system of SYSTEMS) {
+      for (const budget of ANSWER_BUDGETS) {
+        rows.push({ devset: COMBINED, system, budget, set: 'all', ...summarize(markdown.filter((s) => s.system === system && s.budget === budget)) });
+      }
     }
   }
   if (perQuery) {
@@ -298,10 +311,10 @@ async function answers() {
     console.log(`Answers: bench/relevance/${devset} (${questions} questions: ${sets.join(', ')}), \`context resolve --budget B\` (no other flag) and FTS5 at the same B`);
     for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
     console.log(`  ${FTS5.padEnd(13)} = ${described[FTS5]}`);
-    console.log('build         budget set      passage in answer  right page in it   right page first   wrong-page tokens  content share  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
+    console.log('build         budget ' + 'set'.padEnd(SET_WIDTH) + ' passage in answer  right page in it   right page first   wrong-page tokens  content share  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
     for (const r of rows.filter((x) => x.devset === devset)) {
       console.log(
-        `${r.system.padEnd(13)} ${String(r.budget).padStart(6)} ${r.set.padEnd(8)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${share(r.wrong_share)}              ${share(r.content_share)}          ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}      | ${pct(r.passage_top3_unbudgeted, r.questions)}              ${String(r.passage_cut_by_budget).padStart(3)}`,
+        `${r.system.padEnd(13)} ${String(r.budget).padStart(6)} ${r.set.padEnd(SET_WIDTH)} ${pct(r.passage, r.questions)}      ${pct(r.page, r.questions)}     ${pct(r.first, r.questions)}     ${share(r.wrong_share)}              ${share(r.content_share)}          ${String(r.empty).padStart(3)}    ${r.printed_mean.toFixed(0).padStart(5)} / ${String(r.printed_max).padStart(5)}      | ${pct(r.passage_top3_unbudgeted, r.questions)}              ${String(r.passage_cut_by_budget).padStart(3)}`,
       );
     }
     console.log('');
@@ -316,15 +329,15 @@ async function answers() {
   // Side by side: ours (the default build) and FTS5, per dev set, set and budget.
   const ours = BUILDS[0].name;
   console.log(`Side by side: ours (\`context build\` default, \`context resolve --budget B\`) vs SQLite FTS5 sections packed into B`);
-  console.log('devset   set      budget | passage in answer          | right page in it           | right page first           | wrong-page tokens | content share  | printed o200k mean');
-  console.log('                         | ours          fts5         | ours          fts5         | ours          fts5         | ours    fts5      | ours   fts5    | ours   fts5');
+  console.log('devset   ' + 'set'.padEnd(SET_WIDTH) + ' budget | passage in answer          | right page in it           | right page first           | wrong-page tokens | content share  | printed o200k mean');
+  console.log(' '.repeat(SET_WIDTH + 16) + ' | ours          fts5         | ours          fts5         | ours          fts5         | ours    fts5      | ours   fts5    | ours   fts5');
   const keyOf = (r) => `${r.devset}\n${r.set}\n${r.budget}`;
   const groups = [];
   for (const r of rows) if (r.system === ours && !groups.includes(keyOf(r))) groups.push(keyOf(r));
   const order = (k) => {
     const [devset, set, budget] = k.split('\n');
-    const d = devset === 'both' ? DEVSETS.length : DEVSETS.indexOf(devset);
-    const sets = devset === 'both' ? ['all'] : [...results[d].sets, 'all'];
+    const d = devset === COMBINED ? DEVSETS.indexOf(MARKDOWN_DEVSETS.at(-1)) + 0.5 : DEVSETS.indexOf(devset);
+    const sets = devset === COMBINED ? ['all'] : [...results[d].sets, 'all'];
     return [d, sets.indexOf(set), Number(budget)];
   };
   groups.sort((a, b) => {
@@ -337,7 +350,7 @@ async function answers() {
     const o = rows.find((r) => r.system === ours && keyOf(r) === k);
     const f = rows.find((r) => r.system === FTS5 && keyOf(r) === k);
     console.log(
-      `${o.devset.padEnd(8)} ${o.set.padEnd(8)} ${String(o.budget).padStart(6)} | ${cell(o.passage, o.questions)}  ${cell(f.passage, f.questions)} | ${cell(o.page, o.questions)}  ${cell(f.page, f.questions)} | ${cell(o.first, o.questions)}  ${cell(f.first, f.questions)} | ${share(o.wrong_share)}   ${share(f.wrong_share)}     | ${share(o.content_share)}  ${share(f.content_share)}   | ${o.printed_mean.toFixed(0).padStart(4)}   ${f.printed_mean.toFixed(0).padStart(4)}`,
+      `${o.devset.padEnd(8)} ${o.set.padEnd(SET_WIDTH)} ${String(o.budget).padStart(6)} | ${cell(o.passage, o.questions)}  ${cell(f.passage, f.questions)} | ${cell(o.page, o.questions)}  ${cell(f.page, f.questions)} | ${cell(o.first, o.questions)}  ${cell(f.first, f.questions)} | ${share(o.wrong_share)}   ${share(f.wrong_share)}     | ${share(o.content_share)}  ${share(f.content_share)}   | ${o.printed_mean.toFixed(0).padStart(4)}   ${f.printed_mean.toFixed(0).padStart(4)}`,
     );
   }
   console.log('');

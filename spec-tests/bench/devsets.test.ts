@@ -1,7 +1,8 @@
-// Checks that the relevance dev sets with passages (bench/relevance/devset2 and devset3) are
-// well-formed, as the issues that asked for them say: devset2 "at least 60 questions
-// written with their answering page *and passage*", over "at least three doc sets"; devset3
-// at least 48 more over three other doc sets. And that their READMEs' statement holds:
+// Checks that the relevance dev sets with passages (bench/relevance/devset2, devset3 and
+// devset4) are well-formed, as the issues that asked for them say: devset2 "at least 60
+// questions written with their answering page *and passage*", over "at least three doc sets";
+// devset3 at least 48 more over three other doc sets; devset4 (issue 46, "relevance holds
+// across formats") one reStructuredText set and one HTML set. And that their READMEs' statement holds:
 // "Every passage was checked to occur in its page after whitespace normalisation". A
 // passage that is not in its page, or a page that does not exist, would make
 // `npm run bench:relevance` count a miss that no engine could avoid.
@@ -25,17 +26,25 @@ interface Question {
 interface DevSet {
   readonly name: string;
   readonly minQuestions: number;
+  readonly minSets: number;
   /** File name endings the corpus may hold (devset3's Bun pages are MDX, as published). */
   readonly extensions: readonly string[];
 }
 
 const DEV_SETS: readonly DevSet[] = [
-  { name: 'devset2', minQuestions: 60, extensions: ['.md'] },
-  { name: 'devset3', minQuestions: 48, extensions: ['.md', '.mdx'] },
+  { name: 'devset2', minQuestions: 60, minSets: 3, extensions: ['.md'] },
+  { name: 'devset3', minQuestions: 48, minSets: 3, extensions: ['.md', '.mdx'] },
+  { name: 'devset4', minQuestions: 40, minSets: 2, extensions: ['.rst', '.html'] },
 ];
 
 const KEYS = ['also', 'page', 'passage', 'qid', 'query', 'set'];
 const norm = (s: string): string => s.replace(/\s+/gu, ' ').trim();
+/** An HTML page's visible text, roughly: script / style / title / template / textarea elements, comments and tags blanked. */
+const visibleText = (html: string): string =>
+  html
+    .replace(/<(script|style|title|template|textarea)\b[\s\S]*?<\/\1\s*>/giu, ' ')
+    .replace(/<!--[\s\S]*?-->/gu, ' ')
+    .replace(/<[^>]*>/gu, ' ');
 
 for (const devSet of DEV_SETS) {
   const dir = join(relevance, devSet.name);
@@ -60,10 +69,10 @@ for (const devSet of DEV_SETS) {
 
   const questions = lines.filter((l) => l !== '').map((l) => parseJson(l) as unknown as Question);
 
-  t.test(`${devSet.name}: at least ${devSet.minQuestions} questions over at least three doc sets, ids unique`, async (t) => {
+  t.test(`${devSet.name}: at least ${devSet.minQuestions} questions over at least ${devSet.minSets} doc sets, ids unique`, async (t) => {
     t.ok(questions.length >= devSet.minQuestions, `${questions.length} questions`);
     const sets = new Set(questions.map((q) => q.set));
-    t.ok(sets.size >= 3, `${sets.size} sets`);
+    t.ok(sets.size >= devSet.minSets, `${sets.size} sets`);
     for (const set of sets) {
       t.ok(statSync(join(dir, 'corpus', set)).isDirectory(), `corpus/${set} exists`);
       t.ok(questions.filter((q) => q.set === set).length >= 15, `${set} has at least 15 questions`);
@@ -75,16 +84,23 @@ for (const devSet of DEV_SETS) {
   t.test(`${devSet.name}: every page exists, and every passage occurs in its page after whitespace normalisation`, async (t) => {
     for (const q of questions) {
       const page = join(dir, 'corpus', q.set, q.page);
-      t.ok(existsSync(page) && isPage(q.page), `${q.qid}: ${q.set}/${q.page} is a Markdown file of the set`);
+      t.ok(existsSync(page) && isPage(q.page), `${q.qid}: ${q.set}/${q.page} is a page of the set (${devSet.extensions.join(', ')})`);
       if (!existsSync(page)) continue;
-      t.ok(norm(readFileSync(page, 'utf8')).includes(norm(q.passage)), `${q.qid}: the passage is in ${q.page}`);
+      const source = readFileSync(page, 'utf8');
+      t.ok(norm(source).includes(norm(q.passage)), `${q.qid}: the passage is in ${q.page}`);
+      if (q.page.endsWith('.html')) {
+        // Our units print the source slice (tags and all), FTS5's sections the visible text:
+        // a passage that holds no markup and no character reference is the same in both.
+        t.notOk(/[<>&]/u.test(q.passage), `${q.qid}: the passage holds no tag and no character reference`);
+        t.ok(norm(visibleText(source)).includes(norm(q.passage)), `${q.qid}: the passage is in ${q.page}'s visible text`);
+      }
       for (const other of q.also ?? []) {
         t.ok(existsSync(join(dir, 'corpus', q.set, other)) && isPage(other) && other !== q.page, `${q.qid}: also-page ${other} exists and differs from page`);
       }
     }
   });
 
-  t.test(`${devSet.name}: the corpus holds Markdown only (no stray file for a build to skip or count)`, async (t) => {
+  t.test(`${devSet.name}: the corpus holds pages only (no stray file for a build to skip or count)`, async (t) => {
     const walk = (d: string): string[] =>
       readdirSync(d, { withFileTypes: true })
         .map((e) => e.name)
@@ -100,4 +116,16 @@ t.test('devset3 shares no doc set with devset2', async (t) => {
   const sets = (name: string): string[] => readdirSync(join(relevance, name, 'corpus')).sort();
   const two = new Set(sets('devset2'));
   t.same(sets('devset3').filter((s) => two.has(s)), [], 'no corpus folder name in both');
+});
+
+t.test('devset4 shares no doc set with devset2 or devset3, and each of its sets is of one format', async (t) => {
+  const sets = (name: string): string[] => readdirSync(join(relevance, name, 'corpus')).sort();
+  const earlier = new Set([...sets('devset2'), ...sets('devset3')]);
+  t.same(sets('devset4').filter((s) => earlier.has(s)), [], 'no corpus folder name shared');
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [e.name]));
+  const rst = walk(join(relevance, 'devset4', 'corpus', 'rst-flask'));
+  const html = walk(join(relevance, 'devset4', 'corpus', 'html-pytest'));
+  t.ok(rst.length >= 40 && rst.every((f) => f.endsWith('.rst')), `rst-flask: ${rst.length} .rst files`);
+  t.ok(html.length >= 40 && html.every((f) => f.endsWith('.html')), `html-pytest: ${html.length} .html files`);
 });
