@@ -38,8 +38,8 @@ t.test('one file of each format: built, counted, and the rST section answers', a
   t.same(txtAnswer.documents.map((d) => [d.id, d.under]), [['notes.txt', 'notes.txt']], 'a text file is one section named by its file name');
   const html = await run(['resolve', '--cache', 'cache', '--query', 'harbour ferry', '--budget', '300'], { cwd: dir });
   const htmlAnswer = JSON.parse(html.out) as { documents: Array<{ id: string; content: string }> };
-  t.equal(htmlAnswer.documents[0]?.id, 'page.html', 'a small page is one unit (its head merged with the h1 section)');
-  t.match(htmlAnswer.documents[0]?.content ?? '', /<h1 id="welcome">Welcome<\/h1>/, 'printed as the source slice, tags included');
+  t.equal(htmlAnswer.documents[0]?.id, 'page.html#welcome', 'a small page is one unit: its h1 section (the head is no text)');
+  t.equal(htmlAnswer.documents[0]?.content, '# Welcome\n\nThe harbour ferry leaves at noon.\n', 'printed as its visible text: no tags, style or script');
   const hidden = await run(['resolve', '--cache', 'cache', '--query', 'teal', '--budget', '300'], { cwd: dir });
   t.same((JSON.parse(hidden.out) as { documents: unknown[] }).documents, [], 'words in a style or script are not indexed');
   const narrowed = await run(['build', '--sources', 'docs', '--cache', 'md-only', '--include', '**/*.md'], { cwd: dir });
