@@ -30,7 +30,6 @@
 // may be cut): headings, paragraphs, fences and list items.
 
 import { characterEntities } from 'character-entities';
-import { flatString } from './flat-string.js';
 import { finishTitles, type RawTitle } from './lines.js';
 import type { MarkdownStructure } from './markdown.js';
 import { Slugger } from './slugger.js';
@@ -157,8 +156,12 @@ function isMain(tag: Tag): boolean {
   return role !== null && role.trim().split(/\s+/).some((r) => r.toLowerCase() === 'main');
 }
 
+/** No page without this has a main region (`<main`, or a `main` role). */
+const MAY_HAVE_MAIN = /<main[\s>/]|role\s*=\s*["']?(?:[\w-]+\s+)*main/i;
 const isHeadingName = (name: string): boolean => name.length === 2 && name.charCodeAt(0) === 0x68 && name.charCodeAt(1) >= 0x31 && name.charCodeAt(1) <= 0x36;
 const SPACES = /[ \t\n\r\f]+/g;
+/** HTML's whitespace: space, tab, line feed, form feed, carriage return. */
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The longest run of backticks in `s`. */
@@ -300,17 +303,17 @@ class Reader {
       this.pre.push(decodeReferences(raw));
       return;
     }
-    const collapsed = raw.replace(SPACES, ' ');
-    if (collapsed === ' ') {
-      this.space();
-      return;
-    }
-    const startsSpace = collapsed.charCodeAt(0) === 0x20;
-    const endsSpace = collapsed.length > 1 && collapsed.charCodeAt(collapsed.length - 1) === 0x20;
-    const core = decodeReferences(collapsed.slice(startsSpace ? 1 : 0, endsSpace ? -1 : undefined)).replace(SPACES, ' ');
-    if (startsSpace) this.space();
+    let from = 0;
+    while (from < raw.length && isSpace(raw.charCodeAt(from))) from++;
+    if (from > 0) this.space();
+    if (from === raw.length) return;
+    let to = raw.length;
+    while (isSpace(raw.charCodeAt(to - 1))) to--;
+    let core = raw.slice(from, to).replace(SPACES, ' ');
+    // A decoded reference may be whitespace (`&#10;`): one space too.
+    if (core.indexOf('&') >= 0) core = decodeReferences(core).replace(SPACES, ' ');
     this.inline(core);
-    if (endsSpace) this.space();
+    if (to < raw.length) this.space();
   }
 
   private space(): void {
@@ -525,10 +528,12 @@ export function htmlText(source: string): string {
 
 export function parseHtml(source: string, options: HtmlOptions = {}): HtmlStructure {
   if (typeof source !== 'string') throw new TypeError('parseHtml: text must be a string');
-  const mainOnly = new Reader(source, false, true).run();
+  // Whether the page has a main region: a scan that stops at it, only when one may be there.
+  const mainOnly = MAY_HAVE_MAIN.test(source) && new Reader(source, false, true).run();
   const reader = new Reader(source, mainOnly, false);
   reader.run();
-  const text = flatString(reader.result());
+  // Joined once from its pieces: a flat string already (analysis/flat-string.ts).
+  const text = reader.result();
   const slugger = new Slugger();
   const headings = finishTitles(reader.titles, (t) => slugger.slug(t), { slugs: options.slugs !== false, ...(options.headingBytes === undefined ? {} : { headingBytes: options.headingBytes }) });
   return { frontMatter: null, headings, blocks: reader.blocks, text };

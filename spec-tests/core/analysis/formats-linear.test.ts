@@ -97,6 +97,8 @@ const PATHOLOGICAL: Array<[string, string]> = [
   ['1 MB of heading anchors', '<h2>' + fill('<a>¶</a>')],
   ['1 MB of list items, nested', fill('<ul><li>a')],
   ['1 MB of references', fill('&amp;&#x41;&bogus')],
+  ['1 MB of role lists, none main', fill('<p role="note x y z">')],
+  ['1 MB of roles without a main', fill('role= a b c d ')],
 ];
 
 t.test('pathological 1 MB inputs finish in linear time', async (t) => {
