@@ -10,6 +10,7 @@ import t from 'tap';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { htmlText } from '../../lib/core/analysis/html.js';
 import { parseJson } from '../../lib/json.js';
 
 const relevance = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'relevance');
@@ -89,10 +90,12 @@ for (const devSet of DEV_SETS) {
       const source = readFileSync(page, 'utf8');
       t.ok(norm(source).includes(norm(q.passage)), `${q.qid}: the passage is in ${q.page}`);
       if (q.page.endsWith('.html')) {
-        // Our units print the source slice (tags and all), FTS5's sections the visible text:
-        // a passage that holds no markup and no character reference is the same in both.
+        // The page's source, FTS5's sections (visible text, roughly) and our units (the
+        // engine's visible text, lib/core/analysis/html.ts): a passage that holds no markup
+        // and no character reference reads the same in all three.
         t.notOk(/[<>&]/u.test(q.passage), `${q.qid}: the passage holds no tag and no character reference`);
         t.ok(norm(visibleText(source)).includes(norm(q.passage)), `${q.qid}: the passage is in ${q.page}'s visible text`);
+        t.ok(norm(htmlText(source)).includes(norm(q.passage)), `${q.qid}: the passage is in ${q.page}'s text as the engine reads it`);
       }
       for (const other of q.also ?? []) {
         t.ok(existsSync(join(dir, 'corpus', q.set, other)) && isPage(other) && other !== q.page, `${q.qid}: also-page ${other} exists and differs from page`);

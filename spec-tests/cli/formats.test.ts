@@ -38,10 +38,27 @@ t.test('one file of each format: built, counted, and the rST section answers', a
   t.same(txtAnswer.documents.map((d) => [d.id, d.under]), [['notes.txt', 'notes.txt']], 'a text file is one section named by its file name');
   const html = await run(['resolve', '--cache', 'cache', '--query', 'harbour ferry', '--budget', '300'], { cwd: dir });
   const htmlAnswer = JSON.parse(html.out) as { documents: Array<{ id: string; content: string }> };
-  t.equal(htmlAnswer.documents[0]?.id, 'page.html', 'a small page is one unit (its head merged with the h1 section)');
-  t.match(htmlAnswer.documents[0]?.content ?? '', /<h1 id="welcome">Welcome<\/h1>/, 'printed as the source slice, tags included');
+  t.equal(htmlAnswer.documents[0]?.id, 'page.html#welcome', 'a small page is one unit: its h1 section (the head is no text)');
+  t.equal(htmlAnswer.documents[0]?.content, '# Welcome\n\nThe harbour ferry leaves at noon.\n', 'printed as its visible text: no tags, style or script');
   const hidden = await run(['resolve', '--cache', 'cache', '--query', 'teal', '--budget', '300'], { cwd: dir });
   t.same((JSON.parse(hidden.out) as { documents: unknown[] }).documents, [], 'words in a style or script are not indexed');
   const narrowed = await run(['build', '--sources', 'docs', '--cache', 'md-only', '--include', '**/*.md'], { cwd: dir });
   t.match(narrowed.out, /"formats":\{"md":1\},/, '--include still narrows');
+});
+
+t.test('a Sphinx page as shipped: its body is one unit printed as visible text, its navigation none', async (t) => {
+  const dir = t.testdir({ docs: { reference: { 'exit-codes.html': readFileSync(join(FIXTURES, 'html', 'pytest-exit-codes.html'), 'utf8') } } });
+  const built = await run(['build', '--sources', 'docs', '--cache', 'cache'], { cwd: dir });
+  t.equal(built.code, 0, built.err);
+  t.match(built.out, /"units":1,/, 'one unit: no Navigation, Contents, About the project, Related Topics or Useful Links unit');
+  const nav = await run(['resolve', '--cache', 'cache', '--query', 'PyPI GitHub Tracker related topics', '--budget', '500'], { cwd: dir });
+  t.same((JSON.parse(nav.out) as { documents: unknown[] }).documents, [], "the sidebar's words are not indexed");
+  const r = await run(['resolve', '--cache', 'cache', '--query', 'import exit codes public API', '--budget', '500'], { cwd: dir });
+  const entry = (JSON.parse(r.out) as { documents: Array<{ id: string; content: string }> }).documents[0];
+  t.equal(entry?.id, 'reference/exit-codes.html#exit-codes', "the section's id is Sphinx's");
+  t.ok(entry?.content.startsWith('# Exit codes\n\nRunning `pytest` can result in six different exit codes:\n'), 'the heading line, then the text, inline code in backticks');
+  t.match(entry?.content ?? '', /\n```\nfrom pytest import ExitCode\n```\n/, 'the code block as fenced code');
+  t.notMatch(entry?.content ?? '', /[<>]|&#/, 'no tag, no character reference');
+  const verified = await run(['verify', '--cache', 'cache'], { cwd: dir });
+  t.equal(verified.code, 0, 'verify rebuilds the index from the stored page and finds it equal');
 });

@@ -1,12 +1,13 @@
 // One entry point for every format a v1 build reads: the section structure of a document,
 // by the format its path names (../sources/extensions.ts). Markdown and MDX: markdown.ts;
-// reStructuredText: rst.ts; AsciiDoc: asciidoc.ts; plain text: plain-text.ts; HTML: html.ts
-// (whose structure also carries the visible text, what is indexed).
+// reStructuredText: rst.ts; AsciiDoc: asciidoc.ts; plain text: plain-text.ts; HTML: html.ts.
+// A document's text — what its units are offsets into, print, count and index — is its source
+// as it is, except an HTML page's, which is its visible text (html.ts; its structure carries it).
 
 import { formatOfPath, type DocumentFormat } from '../sources/extensions.js';
 import { parseAsciidoc } from './asciidoc.js';
 import { parseMarkdown, type MarkdownOptions, type MarkdownStructure } from './markdown.js';
-import { parseHtml } from './html.js';
+import { parseHtml, type HtmlStructure } from './html.js';
 import { parsePlainText } from './plain-text.js';
 import { parseRst } from './rst.js';
 
@@ -29,7 +30,13 @@ export function parseDocumentAs(format: DocumentFormat, text: string, options: M
   }
 }
 
-/** The structure of the document at `path` (its extension names the format). */
+/** A document's text (HTML: its visible text; any other format: `source` itself) and its structure. */
+export function readDocumentAs(format: DocumentFormat, source: string, options: MarkdownOptions = {}): { readonly text: string; readonly structure: MarkdownStructure } {
+  const structure = parseDocumentAs(format, source, options);
+  return { text: format === 'html' ? (structure as HtmlStructure).text : source, structure };
+}
+
+/** The structure of the document at `path` (its extension names the format; HTML's offsets are into its visible text). */
 export function parseDocument(path: string, text: string, options: MarkdownOptions = {}): MarkdownStructure {
   return parseDocumentAs(formatOfPath(path), text, options);
 }

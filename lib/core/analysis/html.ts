@@ -1,19 +1,35 @@
-// The section structure of an HTML page for sections.ts, and the text of it that is indexed.
-// A scanner, not a parser (docs/engine.md "Sources", HTML):
-// - a section title is an `<h1>` … `<h6>` element (any case, any attributes) outside
-//   `<script>`, `<style>`, `<template>`, `<textarea>`, `<title>` and `<!-- comments -->`;
-//   its span runs from `<hN` to its closing tag, and on to the end of that line when only
-//   spaces follow; a heading never closed (another opens first, or the page ends) is none.
-// - its text is its content without tags, entities `&amp; &lt; &gt; &quot; &#39; &nbsp;`
-//   and numeric references decoded, whitespace runs one space, trimmed.
-// - its id is its `id` attribute, kept as written; otherwise GitHub's slug of its text
-//   (github-slugger), numbered when repeated.
-// - `visibleText` is the page with every tag, comment, and script / style / template
-//   element replaced by spaces (line endings kept), so offsets stay those of the source:
-//   its words are what is indexed, while a unit's content (what is printed and cited) stays
-//   the exact slice of the source.
-// Linear in the text's length.
+// An HTML page read as its visible text, and the section structure of that text, for
+// sections.ts (docs/engine.md "Sources", HTML). A scanner, not a parser; linear in the page.
+//
+// The text (what an HTML document's units are offsets into, what they print, count and index):
+// - dropped with everything inside them: `<head>` (to `</head>` or `<body>`); `<script>`,
+//   `<style>`, `<template>`, `<textarea>`, `<title>`, `<noscript>`, `<iframe>`, `<noembed>`,
+//   `<noframes>`, `<xmp>` (skipped to their closing tag); `<svg>`, `<math>`, `<button>`,
+//   `<select>`; navigation and page chrome: `<nav>`, `<aside>`, any element whose `role` is
+//   `navigation`, `search`, `banner`, `contentinfo` or `complementary`, and a `<header>` or
+//   `<footer>` that is the page's (not inside an `<article>`, `<section>` or `<main>`); hidden
+//   elements (a `hidden` attribute, `aria-hidden="true"`); comments, doctypes, processing
+//   instructions.
+// - when the page has a main region (`<main>`, or an element with `role="main"`, outside the
+//   dropped regions), only the text inside it is kept.
+// - tags are removed, character references decoded (HTML's named references, numeric ones);
+//   runs of whitespace are one space; block elements start new lines, paragraphs and the like
+//   a blank line; `<br>` a new line; list items their own line, `- ` (`1. ` in an `<ol>`),
+//   indented two spaces a nesting level (at most eight); table cells ` | ` apart, a row a line.
+// - a heading `<hN>` (outside dropped regions) is a line of N `#`, a space and its text; an
+//   `<a>` inside it whose text has no letter or digit (a permalink mark such as `¶`) is left
+//   out. A heading whose text is empty, or never closed (another opens first, the page ends),
+//   is none (its text stays, as a paragraph).
+// - `<pre>` keeps its text verbatim (tags removed, references decoded), fenced with ``` (one
+//   more backtick than its longest run, at least three); inline `<code>` is wrapped in
+//   backticks (not inside a heading, whose text stays plain).
+// The structure: a heading's text is its text as above, its span its line (with its line
+// ending); its id is its `id` attribute, else the `id` of a `<section>`, `<article>` or `<div>`
+// opened just before it with no text between (Sphinx, docutils), kept as written; else GitHub's
+// slug of its text (github-slugger), numbered when repeated. Blocks (where a unit over the cap
+// may be cut): headings, paragraphs, fences and list items.
 
+import { characterEntities } from 'character-entities';
 import { finishTitles, type RawTitle } from './lines.js';
 import type { MarkdownStructure } from './markdown.js';
 import { Slugger } from './slugger.js';
@@ -23,27 +39,47 @@ export interface HtmlOptions {
   readonly headingBytes?: number;
 }
 
-/** Elements whose content is not page text, and holds no heading. */
-const RAW = new Set(['script', 'style', 'template', 'textarea', 'title']);
-const BLOCK_START = new Set(['p', 'div', 'section', 'article', 'ul', 'ol', 'li', 'pre', 'table', 'blockquote', 'dl', 'figure', 'header', 'footer', 'main', 'nav', 'aside', 'details']);
+export interface HtmlStructure extends MarkdownStructure {
+  /** The page's visible text: what the headings' and blocks' offsets are into. */
+  readonly text: string;
+}
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+/** Elements whose content is raw text (skipped to their closing tag): never page text. */
+const RAW = new Set(['script', 'style', 'template', 'textarea', 'title', 'noscript', 'iframe', 'noembed', 'noframes', 'xmp']);
+/** Elements dropped with their content (matched to their closing tag by nesting depth). */
+const DROPPED = new Set(['nav', 'aside', 'svg', 'math', 'button', 'select']);
+const CHROME_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo', 'complementary']);
+/** Elements that make a page's `<header>` / `<footer>` their own. */
+const SECTIONING = new Set(['article', 'section', 'main']);
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
+/** Blank line before and after. */
+const PARAGRAPH = new Set(['p', 'ul', 'ol', 'dl', 'table', 'blockquote', 'figure', 'hr', 'section', 'article', 'main', 'header', 'footer', 'details', 'address', 'fieldset', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre']);
+/** A new line before and after. */
+const LINE = new Set(['div', 'li', 'dt', 'dd', 'tr', 'br', 'caption', 'figcaption', 'summary', 'legend', 'center', 'dialog', 'thead', 'tbody', 'tfoot', 'option', 'hgroup', 'search']);
+const ID_HOLDERS = new Set(['section', 'article', 'div']);
+/** Nesting levels a list item is indented by, at most (deeper items are not indented further: the text stays linear). */
+const MAX_INDENT = 8;
 
-function decode(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,6});/g, (m, e: string) => {
-    if (e.charCodeAt(0) === 0x23) {
-      const cp = e.charCodeAt(1) === 0x78 || e.charCodeAt(1) === 0x58 ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '\uFFFD';
-    }
-    return ENTITIES[e.toLowerCase()] ?? m;
+const hasOwn = Object.prototype.hasOwnProperty;
+const REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,9})|([a-zA-Z][a-zA-Z0-9]{1,31}));/g;
+
+/** `s` with its character references decoded (named ones by HTML's table; a number past Unicode is U+FFFD). */
+export function decodeReferences(s: string): string {
+  if (s.indexOf('&') < 0) return s;
+  return s.replace(REFERENCE, (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    if (name !== undefined) return hasOwn.call(characterEntities, name) ? (characterEntities[name] as string) : m;
+    const cp = hex !== undefined ? parseInt(hex, 16) : parseInt(dec as string, 10);
+    return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '\uFFFD';
   });
 }
 
 interface Tag {
   readonly name: string;
   readonly closing: boolean;
+  /** Past its `>`, or -1 when no `>` follows. */
   readonly end: number;
-  readonly id: string | null;
+  /** The attributes' source (between the name and `>`). */
+  readonly attrs: string;
 }
 
 /** The tag starting at `i` (text[i] is `<`), or null when it is no tag. */
@@ -52,12 +88,15 @@ function tagAt(text: string, i: number): Tag | null {
   const closing = text.charCodeAt(j) === 0x2f;
   if (closing) j++;
   const nameStart = j;
+  const first = text.charCodeAt(j) | 0x20;
+  if (!(first >= 0x61 && first <= 0x7a)) return null;
+  j++;
   while (j < text.length) {
-    const c = text.charCodeAt(j) | 0x20;
-    if ((c >= 0x61 && c <= 0x7a) || (j > nameStart && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39)) j++;
+    const c = text.charCodeAt(j);
+    const l = c | 0x20;
+    if ((l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d) j++;
     else break;
   }
-  if (j === nameStart) return null;
   const name = text.slice(nameStart, j).toLowerCase();
   // To the closing `>`, skipping quoted attribute values.
   let quote = 0;
@@ -70,120 +109,432 @@ function tagAt(text: string, i: number): Tag | null {
     else if (c === 0x3e) break;
     j++;
   }
-  if (j >= text.length) return { name, closing, end: -1, id: null };
-  let id: string | null = null;
-  if (!closing && name.length === 2 && name.charCodeAt(0) === 0x68) {
-    const m = /(?:^|[\s"'])id\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(text.slice(attrStart, j));
-    if (m !== null) id = (m[1] ?? m[2] ?? m[3] ?? '').trim() || null;
+  if (j >= text.length) return { name, closing, end: -1, attrs: '' };
+  return { name, closing, end: j + 1, attrs: text.slice(attrStart, j) };
+}
+
+const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+
+/** The value of attribute `name` (lowercase) in `attrs`, '' when it has none, null when absent. */
+function attribute(attrs: string, name: string): string | null {
+  if (attrs.length === 0 || attrs.toLowerCase().indexOf(name) < 0) return null;
+  ATTRIBUTE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ATTRIBUTE.exec(attrs)) !== null) {
+    if ((m[1] as string).toLowerCase() === name) return m[2] ?? m[3] ?? m[4] ?? '';
   }
-  return { name, closing, end: j + 1, id };
+  return null;
 }
 
 const CLOSING: Readonly<Record<string, RegExp>> = Object.fromEntries([...RAW].map((n) => [n, new RegExp(`</${n}`, 'gi')]));
 
-/** Where `</name` next starts at or after `from` (any case), or -1. */
-function closingTag(text: string, name: string, from: number): number {
+/** Past the `>` of `</name` next at or after `from` (any case), or the end of the text. */
+function pastClosingTag(text: string, name: string, from: number): number {
   const re = CLOSING[name] as RegExp;
   re.lastIndex = from;
   const m = re.exec(text);
-  return m === null ? -1 : m.index;
+  if (m === null) return text.length;
+  const gt = text.indexOf('>', m.index);
+  return gt < 0 ? text.length : gt + 1;
 }
 
-/** `s` without its tags (a `<` with no `>` after it is kept, with the rest). */
-function stripTags(s: string): string {
-  const out: string[] = [];
-  let i = 0;
-  for (;;) {
-    const lt = s.indexOf('<', i);
-    if (lt < 0) break;
-    const gt = s.indexOf('>', lt);
-    if (gt < 0) break;
-    out.push(s.slice(i, lt));
-    i = gt + 1;
+/** Whether an opening tag drops its element (with its content) as navigation, chrome or hidden. */
+function drops(tag: Tag, sectioning: number): boolean {
+  if (DROPPED.has(tag.name)) return true;
+  if ((tag.name === 'header' || tag.name === 'footer') && sectioning === 0) return true;
+  if (tag.attrs.length === 0) return false;
+  const role = attribute(tag.attrs, 'role');
+  if (role !== null && role.trim().split(/\s+/).some((r) => CHROME_ROLES.has(r.toLowerCase()))) return true;
+  if (attribute(tag.attrs, 'hidden') !== null) return true;
+  const ariaHidden = attribute(tag.attrs, 'aria-hidden');
+  return ariaHidden !== null && ariaHidden.trim().toLowerCase() === 'true';
+}
+
+function isMain(tag: Tag): boolean {
+  if (tag.name === 'main') return true;
+  const role = tag.attrs.length === 0 ? null : attribute(tag.attrs, 'role');
+  return role !== null && role.trim().split(/\s+/).some((r) => r.toLowerCase() === 'main');
+}
+
+/** No page without this has a main region (`<main`, or a `main` role). */
+const MAY_HAVE_MAIN = /<main[\s>/]|role\s*=\s*["']?(?:[\w-]+\s+)*main/i;
+const isHeadingName = (name: string): boolean => name.length === 2 && name.charCodeAt(0) === 0x68 && name.charCodeAt(1) >= 0x31 && name.charCodeAt(1) <= 0x36;
+const SPACES = /[ \t\n\r\f]+/g;
+/** HTML's whitespace: space, tab, line feed, form feed, carriage return. */
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The longest run of backticks in `s`. */
+function longestBacktickRun(s: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) === 0x60) {
+      run++;
+      if (run > longest) longest = run;
+    } else run = 0;
   }
-  out.push(s.slice(i));
-  return out.join('');
+  return longest;
 }
 
-export interface HtmlStructure extends MarkdownStructure {
-  /** The page with markup and non-text elements blanked (same length, line endings kept). */
-  readonly visibleText: string;
-}
+/** The page's visible text and its structure (or only whether it has a main region). */
+class Reader {
+  private readonly out: string[] = [];
+  private length = 0;
+  /** Line endings at the end of the output. */
+  private trailing = 0;
+  /** Line endings wanted before the next text (0, 1 or 2). */
+  private need = 0;
+  /** What goes before the next text on its line: a space, a cell separator. */
+  private gap = '';
+  /** A list item's marker, written before its first text. */
+  private marker = '';
+  private blockNext = false;
+  readonly titles: RawTitle[] = [];
+  readonly blocks: number[] = [];
+  private readonly lists: number[] = []; // 0: unordered, else the next number + 1
+  private cell = 0;
+  /** The output's length when the last list item or definition opened. */
+  private itemAt = -1;
+  private heading: { level: number; id: string | null; pieces: string[]; anchor: number } | null = null;
+  private pre: string[] | null = null;
+  private preDepth = 0;
+  private code: string[] | null = null;
+  private codeDepth = 0;
+  /** An id given by a section element, and the output length when it was opened. */
+  private sectionId: { id: string; at: number } | null = null;
 
-export function parseHtml(text: string, options: HtmlOptions = {}): HtmlStructure {
-  if (typeof text !== 'string') throw new TypeError('parseHtml: text must be a string');
-  const visible: string[] = [];
-  let copied = 0;
-  const blank = (from: number, to: number): void => {
-    if (from > copied) visible.push(text.slice(copied, from));
-    visible.push(text.slice(from, to).replace(/[^\r\n]/g, ' '));
-    copied = to;
-  };
-  const titles: RawTitle[] = [];
-  const blocks: number[] = [];
-  let heading: { level: number; start: number; contentStart: number; id: string | null } | null = null;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const lt = text.indexOf('<', i);
-    if (lt < 0) break;
-    if (text.startsWith('<!--', lt)) {
-      const close = text.indexOf('-->', lt + 4);
-      const end = close < 0 ? n : close + 3;
-      blank(lt, end);
-      i = end;
-      continue;
-    }
-    if (text.charCodeAt(lt + 1) === 0x21 || text.charCodeAt(lt + 1) === 0x3f) {
-      const close = text.indexOf('>', lt);
-      const end = close < 0 ? n : close + 1;
-      blank(lt, end);
-      i = end;
-      continue;
-    }
-    const tag = tagAt(text, lt);
-    if (tag === null) {
-      i = lt + 1;
-      continue;
-    }
-    // No `>` to the end of the page: the rest is text (and no later `<` can close either).
-    if (tag.end < 0) break;
-    if (!tag.closing && RAW.has(tag.name)) {
-      const close = closingTag(text, tag.name, tag.end);
-      const closeEnd = close < 0 ? n : text.indexOf('>', close) < 0 ? n : text.indexOf('>', close) + 1;
-      blank(lt, closeEnd);
-      i = closeEnd;
-      continue;
-    }
-    blank(lt, tag.end);
-    const isHeading = tag.name.length === 2 && tag.name.charCodeAt(0) === 0x68 && tag.name.charCodeAt(1) >= 0x31 && tag.name.charCodeAt(1) <= 0x36;
-    if (isHeading && !tag.closing) {
-      heading = { level: tag.name.charCodeAt(1) - 0x30, start: lt, contentStart: tag.end, id: tag.id };
-    } else if (isHeading && tag.closing && heading !== null) {
-      // The span runs on to the end of the line when only spaces follow.
-      let end = tag.end;
-      let k = end;
-      while (k < n && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
-      if (k === n) end = n;
-      else if (text.charCodeAt(k) === 0x0a) end = k + 1;
-      else if (text.charCodeAt(k) === 0x0d) end = text.charCodeAt(k + 1) === 0x0a ? k + 2 : k + 1;
-      const inner = decode(stripTags(text.slice(heading.contentStart, lt))).replace(/\s+/g, ' ').trim();
-      titles.push({ level: heading.level, text: inner, idText: inner, id: heading.id, start: heading.start, end });
-      blocks.push(heading.start);
-      heading = null;
+  constructor(
+    private readonly src: string,
+    /** Keep only the text inside main regions. */
+    private readonly mainOnly: boolean,
+    /** Only find out whether the page has a main region (no output). */
+    private readonly detect: boolean,
+  ) {}
+
+  /** Reads the page; in detect mode, whether it has a main region. */
+  run(): boolean {
+    const text = this.src;
+    const n = text.length;
+    let i = 0;
+    // Dropped: the element (name) being skipped and its nesting depth; `head` until </head> or <body>.
+    let dropName: string | null = null;
+    let dropDepth = 0;
+    let mainName: string | null = null;
+    let mainDepth = 0;
+    let sectioning = 0;
+    const keeping = (): boolean => dropName === null && (!this.mainOnly || mainName !== null);
+    while (i < n) {
+      const lt = text.indexOf('<', i);
+      const textEnd = lt < 0 ? n : lt;
+      if (textEnd > i && !this.detect && keeping()) this.text(text.slice(i, textEnd));
+      if (lt < 0) break;
+      if (text.startsWith('<!--', lt)) {
+        const close = text.indexOf('-->', lt + 4);
+        i = close < 0 ? n : close + 3;
+        continue;
+      }
+      const next = text.charCodeAt(lt + 1);
+      if (next === 0x21 || next === 0x3f) {
+        const close = text.indexOf('>', lt);
+        i = close < 0 ? n : close + 1;
+        continue;
+      }
+      const tag = tagAt(text, lt);
+      if (tag === null) {
+        if (!this.detect && keeping()) this.text('<');
+        i = lt + 1;
+        continue;
+      }
+      // No `>` to the end of the page: the rest is text (and no later `<` can close either).
+      if (tag.end < 0) {
+        if (!this.detect && keeping()) this.text(text.slice(lt));
+        break;
+      }
       i = tag.end;
-      continue;
-    } else if (!tag.closing && BLOCK_START.has(tag.name) && heading === null) {
-      blocks.push(lt);
+      const name = tag.name;
+      if (!tag.closing && RAW.has(name)) {
+        i = pastClosingTag(text, name, tag.end);
+        continue;
+      }
+      if (dropName !== null) {
+        if (dropName === 'head') {
+          if ((tag.closing && name === 'head') || (!tag.closing && name === 'body')) dropName = null;
+        } else if (name === dropName) {
+          if (tag.closing) dropDepth--;
+          else if (!tag.attrs.endsWith('/')) dropDepth++;
+          if (dropDepth === 0) dropName = null;
+        }
+        continue;
+      }
+      if (tag.closing) {
+        if (SECTIONING.has(name) && sectioning > 0) sectioning--;
+        if (mainName !== null && name === mainName && --mainDepth === 0) {
+          mainName = null;
+          if (!this.detect) this.flushInline();
+        }
+      } else {
+        if (name === 'head') {
+          dropName = 'head';
+          continue;
+        }
+        if (!VOID.has(name) && drops(tag, sectioning) && !((name === 'svg' || name === 'math') && tag.attrs.endsWith('/'))) {
+          dropName = name;
+          dropDepth = 1;
+          continue;
+        }
+        if (SECTIONING.has(name)) sectioning++;
+        if (mainName !== null && name === mainName) mainDepth++;
+        else if (mainName === null && !VOID.has(name) && isMain(tag)) {
+          if (this.detect) return true;
+          mainName = name;
+          mainDepth = 1;
+        }
+      }
+      if (!this.detect && keeping()) this.tag(tag);
     }
-    i = tag.end;
+    if (!this.detect) this.finish();
+    return false;
   }
-  if (copied < n) visible.push(text.slice(copied));
+
+  /** Text between tags (raw: references not yet decoded). */
+  private text(raw: string): void {
+    if (this.pre !== null) {
+      this.pre.push(decodeReferences(raw));
+      return;
+    }
+    let from = 0;
+    while (from < raw.length && isSpace(raw.charCodeAt(from))) from++;
+    if (from > 0) this.space();
+    if (from === raw.length) return;
+    let to = raw.length;
+    while (isSpace(raw.charCodeAt(to - 1))) to--;
+    let core = raw.slice(from, to).replace(SPACES, ' ');
+    // A decoded reference may be whitespace (`&#10;`): one space too.
+    if (core.indexOf('&') >= 0) core = decodeReferences(core).replace(SPACES, ' ');
+    this.inline(core);
+    if (to < raw.length) this.space();
+  }
+
+  private space(): void {
+    if (this.heading !== null) this.heading.pieces.push(' ');
+    else if (this.code !== null) this.code.push(' ');
+    else if (this.gap === '' && this.trailing === 0 && this.length > 0) this.gap = ' ';
+  }
+
+  /** Inline text (whitespace already made single spaces). */
+  private inline(s: string): void {
+    if (s === '') return;
+    if (this.heading !== null) this.heading.pieces.push(s);
+    else if (this.code !== null) this.code.push(s);
+    else this.write(s);
+  }
+
+  /** Writes `s` on the current line, after the line endings and gap it waits for. */
+  private write(s: string): void {
+    if (this.length > 0 && this.need > this.trailing) this.emit('\n'.repeat(this.need - this.trailing));
+    const lineStart = this.length === 0 || this.trailing > 0;
+    if (lineStart && (this.blockNext || this.length === 0)) this.block(this.length);
+    this.need = 0;
+    this.blockNext = false;
+    if (lineStart) {
+      if (this.marker !== '') this.emit(this.marker);
+    } else if (this.gap !== '') this.emit(this.gap);
+    this.marker = '';
+    this.gap = '';
+    this.emit(s);
+  }
+
+  private emit(s: string): void {
+    this.out.push(s);
+    this.length += s.length;
+    let k = s.length;
+    while (k > 0 && s.charCodeAt(k - 1) === 0x0a) k--;
+    this.trailing = k === 0 ? this.trailing + s.length : s.length - k;
+  }
+
+  private block(at: number): void {
+    const last = this.blocks[this.blocks.length - 1];
+    if (last === undefined || at > last) this.blocks.push(at);
+  }
+
+  private breakLine(lines: number): void {
+    if (lines > this.need) this.need = lines;
+    if (lines >= 2) this.blockNext = true;
+    this.gap = '';
+  }
+
+  /** Ends inline code and a heading left open where a block ends them. */
+  private flushInline(): void {
+    if (this.code !== null) this.closeCode();
+    if (this.heading !== null) this.dropHeading();
+  }
+
+  private tag(tag: Tag): void {
+    const name = tag.name;
+    if (this.pre !== null) {
+      if (name === 'pre') {
+        if (tag.closing && --this.preDepth === 0) this.closePre();
+        else if (!tag.closing) this.preDepth++;
+      } else if (name === 'br') this.pre.push('\n');
+      return;
+    }
+    if (isHeadingName(name)) {
+      if (tag.closing) {
+        if (this.heading !== null) this.closeHeading();
+      } else {
+        this.flushInline();
+        const own = attribute(tag.attrs, 'id');
+        const given = own !== null && own.trim() !== '' ? own.trim() : this.sectionId !== null && this.sectionId.at === this.length ? this.sectionId.id : null;
+        this.heading = { level: name.charCodeAt(1) - 0x30, id: given, pieces: [], anchor: -1 };
+      }
+      return;
+    }
+    if (this.heading !== null) {
+      // Inside a heading: a permalink `<a>` (no letter or digit in its text) is left out.
+      if (name === 'a') {
+        if (!tag.closing) this.heading.anchor = this.heading.pieces.length;
+        else if (this.heading.anchor >= 0) {
+          const added = this.heading.pieces.slice(this.heading.anchor).join('');
+          if (!LETTER_OR_DIGIT.test(added)) this.heading.pieces.length = this.heading.anchor;
+          this.heading.anchor = -1;
+        }
+      } else if (name === 'br') this.heading.pieces.push(' ');
+      return;
+    }
+    if (name === 'code' || name === 'kbd' || name === 'samp') {
+      if (!tag.closing) {
+        if (this.code === null) {
+          this.code = [];
+          this.codeDepth = 1;
+        } else this.codeDepth++;
+      } else if (this.code !== null && --this.codeDepth === 0) this.closeCode();
+      return;
+    }
+    if (name === 'pre' && !tag.closing) {
+      this.flushInline();
+      this.breakLine(2);
+      this.pre = [];
+      this.preDepth = 1;
+      return;
+    }
+    if (!tag.closing && ID_HOLDERS.has(name)) {
+      const id = attribute(tag.attrs, 'id');
+      if (id !== null && id.trim() !== '') this.sectionId = { id: id.trim(), at: this.length };
+    }
+    // A list inside a list item starts a line, not a paragraph.
+    const isList = name === 'ul' || name === 'ol' || name === 'menu';
+    // So does a paragraph that opens a list item or a definition (no text since it opened).
+    const paragraph = PARAGRAPH.has(name) && !(isList && this.lists.length > (tag.closing ? 1 : 0)) && !(name === 'p' && !tag.closing && this.itemAt === this.length);
+    if ((name === 'li' || name === 'dd' || name === 'dt') && !tag.closing) this.itemAt = this.length;
+    if (paragraph || LINE.has(name) || isList) {
+      if (this.code !== null) this.closeCode();
+      this.breakLine(paragraph ? 2 : 1);
+    }
+    if (isList) {
+      if (!tag.closing) this.lists.push(name === 'ol' ? 1 : 0);
+      else if (this.lists.length > 0) this.lists.pop();
+    } else if (name === 'li' && !tag.closing) {
+      const depth = this.lists.length;
+      const kind = depth === 0 ? 0 : (this.lists[depth - 1] as number);
+      if (kind > 0) this.lists[depth - 1] = kind + 1;
+      this.marker = '  '.repeat(Math.min(MAX_INDENT, Math.max(0, depth - 1))) + (kind > 0 ? `${kind}. ` : '- ');
+      this.blockNext = true;
+    } else if (name === 'tr' && !tag.closing) {
+      this.cell = 0;
+    } else if ((name === 'td' || name === 'th') && !tag.closing) {
+      if (this.cell > 0 && this.trailing === 0) this.gap = ' | ';
+      this.cell++;
+    }
+  }
+
+  private closeCode(): void {
+    const raw = (this.code as string[]).join('');
+    this.code = null;
+    this.codeDepth = 0;
+    const content = raw.trim();
+    if (raw.charCodeAt(0) === 0x20) this.space();
+    if (content !== '') {
+      const ticks = '`'.repeat(longestBacktickRun(content) + 1);
+      const pad = content.charCodeAt(0) === 0x60 || content.charCodeAt(content.length - 1) === 0x60 ? ' ' : '';
+      this.write(`${ticks}${pad}${content}${pad}${ticks}`);
+    }
+    if (raw.length > 1 && raw.charCodeAt(raw.length - 1) === 0x20) this.space();
+  }
+
+  private closePre(): void {
+    let content = (this.pre as string[]).join('');
+    this.pre = null;
+    this.preDepth = 0;
+    // A line ending right after <pre> is not content (HTML's rule); trailing line endings end it.
+    if (content.charCodeAt(0) === 0x0d && content.charCodeAt(1) === 0x0a) content = content.slice(2);
+    else if (content.charCodeAt(0) === 0x0a || content.charCodeAt(0) === 0x0d) content = content.slice(1);
+    content = content.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
+    if (content.trim() === '') {
+      this.breakLine(2);
+      return;
+    }
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(content) + 1));
+    this.marker = '';
+    this.breakLine(2);
+    this.write(`${fence}\n${content}\n${fence}`);
+    this.breakLine(2);
+  }
+
+  private closeHeading(): void {
+    const h = this.heading as { level: number; id: string | null; pieces: string[] };
+    this.heading = null;
+    const text = h.pieces.join('').replace(SPACES, ' ').trim();
+    if (text === '') return;
+    this.marker = '';
+    this.breakLine(2);
+    // The heading's line starts once the line endings before it are written.
+    if (this.length > 0 && this.need > this.trailing) this.emit('\n'.repeat(this.need - this.trailing));
+    const start = this.length;
+    this.need = 0;
+    this.blockNext = false;
+    this.gap = '';
+    this.block(start);
+    this.emit(`${'#'.repeat(h.level)} ${text}\n`);
+    this.titles.push({ level: h.level, text, idText: text, id: h.id, start, end: this.length });
+    this.breakLine(2);
+  }
+
+  /** A heading never closed: its text stays, as a paragraph. */
+  private dropHeading(): void {
+    const text = (this.heading as { pieces: string[] }).pieces.join('').replace(SPACES, ' ').trim();
+    this.heading = null;
+    if (text === '') return;
+    this.breakLine(2);
+    this.write(text);
+    this.breakLine(2);
+  }
+
+  private finish(): void {
+    if (this.pre !== null) this.closePre();
+    this.flushInline();
+    if (this.length > 0 && this.trailing === 0) this.emit('\n');
+  }
+
+  result(): string {
+    return this.out.join('');
+  }
+}
+
+/** The visible text of an HTML page (see the top of this file): what its units are offsets into. */
+export function htmlText(source: string): string {
+  return parseHtml(source, { slugs: false }).text;
+}
+
+export function parseHtml(source: string, options: HtmlOptions = {}): HtmlStructure {
+  if (typeof source !== 'string') throw new TypeError('parseHtml: text must be a string');
+  // Whether the page has a main region: a scan that stops at it, only when one may be there.
+  const mainOnly = MAY_HAVE_MAIN.test(source) && new Reader(source, false, true).run();
+  const reader = new Reader(source, mainOnly, false);
+  reader.run();
+  // Joined once from its pieces: a flat string already (analysis/flat-string.ts).
+  const text = reader.result();
   const slugger = new Slugger();
-  const headings = finishTitles(titles, (t) => slugger.slug(t), { slugs: options.slugs !== false, ...(options.headingBytes === undefined ? {} : { headingBytes: options.headingBytes }) });
-  const out: number[] = [];
-  for (const b of blocks) if (out.length === 0 || b > (out[out.length - 1] as number)) out.push(b);
-  // Character references are markup too: `&amp;` is no word `amp`.
-  const visibleText = visible.join('').replace(/&(?:#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (m: string) => ' '.repeat(m.length));
-  return { frontMatter: null, headings, blocks: out, visibleText };
+  const headings = finishTitles(reader.titles, (t) => slugger.slug(t), { slugs: options.slugs !== false, ...(options.headingBytes === undefined ? {} : { headingBytes: options.headingBytes }) });
+  return { frontMatter: null, headings, blocks: reader.blocks, text };
 }

@@ -1,13 +1,19 @@
-// The HTML section reader (lib/core/analysis/html.ts), issue 46's last item: h1-h6 sections,
-// ids, and the visible text that is indexed (tags, comments, scripts, styles blanked with
-// offsets kept) beside the source slice that is printed.
+// The HTML reader (lib/core/analysis/html.ts), issue 46: "Content is the source text of the
+// unit (HTML: its visible text with code blocks kept as code, scripts/styles/navigation
+// dropped — say exactly what is kept)". An HTML document's text — what its units are offsets
+// into, print, count and index — is its visible text (docs/engine.md "Sources", HTML); its
+// h1-h6 outside dropped regions are its sections.
 import t from 'tap';
-import { parseHtml } from '../../../lib/core/analysis/html.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeReferences, htmlText, parseHtml } from '../../../lib/core/analysis/html.js';
 import { splitSections } from '../../../lib/core/analysis/sections.js';
 
+const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'fixtures', 'formats', 'html');
 const read = (doc: string): Array<[number, string, string]> => parseHtml(doc).headings.map((h) => [h.level, h.text, h.slug]);
 
-t.test('h1-h6 outside script, style, template, textarea, title and comments', async (t) => {
+t.test('h1-h6 outside script, style, template, textarea, title, comments and the head', async (t) => {
   const doc = [
     '<!doctype html><html><head><title>T <h1>no</h1></title><style>h2 { color: red }</style></head><body>',
     '<h1 id="top">Welcome &amp; <em>hello</em></h1>',
@@ -18,6 +24,7 @@ t.test('h1-h6 outside script, style, template, textarea, title and comments', as
     '<h3 id=\'src\'>From &#x73;ource</h3>',
     '<h2>Install now</h2>',
     '<h7>no such level</h7>',
+    '<h2> </h2>',
     '</body></html>',
   ].join('\n');
   t.same(read(doc), [
@@ -25,22 +32,85 @@ t.test('h1-h6 outside script, style, template, textarea, title and comments', as
     [2, 'Install now', 'install-now'],
     [3, 'From source', 'src'],
     [2, 'Install now', 'install-now-1'],
-  ]);
+  ], 'an empty heading is none');
   const s = parseHtml(doc);
-  t.equal(s.visibleText.length, doc.length, 'visible text keeps every offset');
-  t.notMatch(s.visibleText, /color|document\.write|commented|later|<|&amp;/, 'markup, scripts, styles, comments and references blanked');
-  t.match(s.visibleText, /Welcome\s+hello/);
-  t.equal(s.visibleText.split('\n').length, doc.split('\n').length, 'line endings kept');
-  const parts = splitSections(doc, s, { splitLevel: 2, minBytes: 0 });
-  t.equal(parts.map((p) => doc.slice(p.start, p.end)).join(''), doc, 'sections tile the source');
-  t.same(parts.map((p) => p.slug), ['', 'top', 'install-now', 'install-now-1']);
+  t.equal(s.text, '# Welcome & hello\n\n## Install now\n\n### From source\n\n## Install now\n\nno such level\n');
+  t.same(s.headings.map((h) => s.text.slice(h.start, h.end)), ['# Welcome & hello\n', '## Install now\n', '### From source\n', '## Install now\n'], "a heading's span is its line");
+  const parts = splitSections(s.text, s, { splitLevel: 2, minBytes: 0 });
+  t.equal(parts.map((p) => s.text.slice(p.start, p.end)).join(''), s.text, 'sections tile the text');
+  t.same(parts.map((p) => p.slug), ['top', 'install-now', 'install-now-1']);
 });
 
-t.test('spans: to the closing tag, and to the line end when only spaces follow; unclosed headings are none', async (t) => {
-  const doc = '<p>a</p>\n<h2>A</h2>  \n<p>b</p><h2>B</h2><p>c</p>\n<h2>Open\n<h2>C</h2>';
-  const s = parseHtml(doc);
-  t.same(s.headings.map((h) => doc.slice(h.start, h.end)), ['<h2>A</h2>  \n', '<h2>B</h2>', '<h2>C</h2>']);
+t.test('unclosed headings are none (their text stays); ids from a section opened just before', async (t) => {
   t.same(read('<h1>never closed'), []);
+  t.equal(htmlText('<h1>never closed'), 'never closed\n');
+  t.same(read('<h2>Open\n<h2>C</h2>'), [[2, 'C', 'c']]);
+  t.equal(htmlText('<h2>Open\n<h2>C</h2>'), 'Open\n\n## C\n');
   t.same(read('<h1 title="a>b" id="x">T</h1>'), [[1, 'T', 'x']], 'a > inside a quoted attribute');
   t.same(read('a < b <h2>T</h2>'), [[2, 'T', 't']], 'a lone < is text');
+  t.equal(htmlText('a < b'), 'a < b\n');
+  t.same(read('<section id="intro">\n<span id="x"></span><h2>Getting started</h2></section>'), [[2, 'Getting started', 'intro']], 'Sphinx: the id is on the section');
+  t.same(read('<section id="intro"><p>text</p><h2>Getting started</h2></section>'), [[2, 'Getting started', 'getting-started']], 'not when text comes between');
+  t.same(read('<h2>Title <a class="headerlink" href="#title">¶</a></h2>'), [[2, 'Title', 'title']], 'a permalink mark is no part of the text');
+  t.same(read('<h2><a href="#x">Linked</a> title</h2>'), [[2, 'Linked title', 'linked-title']], 'a link with words is');
+});
+
+t.test('navigation, page chrome, hidden elements and the head are dropped, headings and all', async (t) => {
+  const doc = [
+    '<html><head><title>Page</title><meta charset="utf-8"><link rel="stylesheet" href="s.css"></head><body>',
+    '<header><h1>Site name</h1></header>',
+    '<nav><h3>Navigation</h3><ul><li><a href="/">Home</a></li></ul></nav>',
+    '<div class="related" role="navigation"><h3>Related</h3><div><p>inner</p></div></div>',
+    '<article><header><h1>The article</h1></header>',
+    '<p>Body text.</p>',
+    '<aside><h3>See also</h3></aside>',
+    '<div role="search"><form><input name="q"><button>Go</button></form></div>',
+    '<p hidden>Hidden.</p><p aria-hidden="true">Also hidden.</p><noscript>Enable JavaScript</noscript>',
+    '<footer>Article footer</footer></article>',
+    '<div role="contentinfo">© Someone</div>',
+    '<footer><h3>Site footer</h3></footer>',
+    '</body></html>',
+  ].join('\n');
+  const s = parseHtml(doc);
+  t.equal(s.text, '# The article\n\nBody text.\n\nArticle footer\n');
+  t.same(s.headings.map((h) => h.text), ['The article'], "an article's own header and footer are kept; the page's are not");
+});
+
+t.test('a main region: only its text is kept', async (t) => {
+  const doc = '<body><div class="top">Skip to content</div><main><h1>Guide</h1><p>Read this.</p></main><div>Copyright</div></body>';
+  t.equal(htmlText(doc), '# Guide\n\nRead this.\n');
+  t.equal(htmlText('<div>menu</div><div role="main"><p>Kept <div>nested</div> here</p></div><p>after</p>'), 'Kept\nnested\nhere\n', 'role="main", nested divs counted');
+  t.equal(htmlText('<nav><main>not this</main></nav><p>page</p>'), 'page\n', 'a main inside navigation is none');
+});
+
+t.test('visible text: blocks, lists, tables, character references', async (t) => {
+  t.equal(htmlText('<p>One\n   two</p><p>Three<br>four</p><div>five</div><div>six</div>'), 'One two\n\nThree\nfour\n\nfive\nsix\n', 'paragraphs a blank line apart, divs and br a line');
+  t.equal(htmlText('<ul><li>one</li><li>two<ul><li>nested <b>bold</b></li></ul></li></ul><ol><li><p>a</p></li><li>b</li></ol>'), '- one\n- two\n  - nested bold\n\n1. a\n\n2. b\n', 'list items on their own lines (a paragraph in one ends a paragraph)');
+  t.equal(htmlText('<dl><dt>term</dt><dd><p>definition</p></dd></dl>'), 'term\ndefinition\n');
+  t.equal(htmlText('<table><tr><th>key</th><th>value</th></tr><tr><td>a</td><td>b</td></tr></table>'), 'key | value\na | b\n', 'cells ` | ` apart, a row a line');
+  t.equal(htmlText('<p>x &lt; y &amp;&amp; &quot;q&quot; &copy; &#169; &#xA9; &hellip; &#x1F600; &nosuch; &amp</p>'), 'x < y && "q" © © © … \u{1F600} &nosuch; &amp\n', "references decoded by HTML's table; unknown and unterminated ones kept");
+  t.equal(decodeReferences('&#0; &#xD800; &#x110000;'), '\uFFFD \uFFFD \uFFFD');
+  t.equal(htmlText('<p>a<!-- note --> b<?php echo 1 ?></p>'), 'a b\n', 'comments and processing instructions');
+});
+
+t.test('code: <pre> verbatim and fenced, inline code in backticks', async (t) => {
+  const pre = '<div class="highlight"><pre><span></span><span class="kn">import</span> <span class="nn">pytest</span>\n\n\n<span class="k">def</span> <span class="nf">test</span><span class="p">():</span>\n    <span class="k">assert</span> <span class="s2">&quot;a&quot;</span> <span class="o">&lt;</span> <span class="s2">&quot;b&quot;</span>\n</pre></div>';
+  t.equal(htmlText(`<p>Example:</p>${pre}<p>After.</p>`), 'Example:\n\n```\nimport pytest\n\n\ndef test():\n    assert "a" < "b"\n```\n\nAfter.\n', 'the text of the code, not its spans; whitespace kept');
+  t.equal(htmlText('<pre>\nfirst\n```\nx</pre>'), '````\nfirst\n```\nx\n````\n', 'a fence longer than any run of backticks inside; the line ending after <pre> dropped');
+  t.equal(htmlText('<p>Run <code class="docutils literal"><span class="pre">pytest</span> <span class="pre">--lf</span></code> again.</p>'), 'Run `pytest --lf` again.\n');
+  t.equal(htmlText('<p><code>a`b</code> and <code>`x</code></p>'), '``a`b`` and `` `x ``\n');
+  t.same(read('<h2>The <code>yield</code> statement</h2>'), [[2, 'The yield statement', 'the-yield-statement']], 'plain text in a heading');
+});
+
+t.test('a Sphinx page as shipped (pytest 7.2.1, reference/exit-codes.html): the body, no sidebar or navigation units', async (t) => {
+  const source = readFileSync(join(FIXTURES, 'pytest-exit-codes.html'), 'utf8');
+  const s = parseHtml(source, { headingBytes: 1024 });
+  t.same(s.headings.map((h) => [h.level, h.text, h.slug]), [[1, 'Exit codes', 'exit-codes']], 'Navigation, Contents, About the project, Related Topics, Useful Links are no headings');
+  t.notMatch(s.text, /[<>]|&[a-z#]|Navigation|About the project|Useful Links|Related Topics|Created using|DOCUMENTATION_OPTIONS|searchbox/, 'no markup, references, navigation, sidebar, footer or script');
+  t.ok(s.text.startsWith('# Exit codes\n\nRunning `pytest` can result in six different exit codes:\n\nExit code 0:\nAll tests were collected and passed successfully\n'));
+  t.match(s.text, /\n```\nfrom pytest import ExitCode\n```\n/, 'the code block kept as code');
+  t.match(s.text, /The exit codes being a part of the public API can be imported and accessed directly using:/, 'a passage reads as the page shows it');
+  t.ok(s.text.length < source.length / 4, `the text (${s.text.length}) is a fraction of the page (${source.length})`);
+  const units = splitSections(s.text, s, { splitLevel: 2, minBytes: 256, maxBytes: 2048, mergeMaxBytes: 1024 });
+  t.same(units.map((u) => u.slug), ['exit-codes'], 'one unit: the page body');
 });

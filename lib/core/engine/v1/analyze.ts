@@ -1,5 +1,6 @@
 // One document -> its units (the whole file, or its sections) with everything the index
-// stores of each: address in the text, heading trail, token and word counts, and term
+// stores of each: address in the document's text (its source; an HTML page's visible text,
+// analysis/html.ts, which is also what load.ts gives resolve), heading trail, token and word counts, and term
 // frequencies per field. Sections tile the document's body: front matter is no section's
 // content (its title is every unit's title field); a whole-file unit is the whole document,
 // as its resource context://CACHE/PATH reads it, but its body field skips the front matter. Fields of a unit: body (its text), headings (its
@@ -7,7 +8,7 @@
 // heading), title (the file's front-matter title), path (the file's path without its
 // extension).
 
-import { formatOfPath, parseDocumentAs } from '../../analysis/document.js';
+import { formatOfPath, readDocumentAs } from '../../analysis/document.js';
 import { splitSections } from '../../analysis/sections.js';
 import { WordSpans, type TermCounter, type UnitTerms } from '../../analysis/term-counter.js';
 import { countWords } from '../../analysis/text.js';
@@ -54,16 +55,16 @@ function pathText(path: string): string {
 
 export function analyzeDocument(
   path: string,
-  text: string,
+  source: string,
   granularity: Granularity,
   countTokens: TokenCounter,
   counter: TermCounter,
 ): AnalyzedUnit[] {
   // Whole-file units never address a heading: no slugs to compute.
   const format = formatOfPath(path);
-  const structure = parseDocumentAs(format, text, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
+  // The document's text: its source, or an HTML page's visible text (docs/engine.md "Sources").
+  const { text, structure } = readDocumentAs(format, source, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
   const bodyStart = structure.frontMatter?.end ?? 0;
-  const indexText = 'visibleText' in structure ? (structure as { visibleText: string }).visibleText : text;
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
   const titleTerms = title === null ? [] : counter.termIdsOf(title);
@@ -92,10 +93,8 @@ export function analyzeDocument(
     // When the body is the whole unit (a section, or a file without front matter), the raw
     // tokens its terms come from are the unit's too, and a counter that can step over words
     // is given them.
-    const words = countTokens.words !== undefined && bodyFrom === part.start && bodyTo === part.end && indexText === text ? unitWords : null;
-    // HTML: the words indexed are the page's visible text (tags, scripts and styles blanked,
-    // offsets kept); the content printed and counted in tokens stays the source slice.
-    counter.count(indexText, BODY, bodyFrom, bodyTo, words);
+    const words = countTokens.words !== undefined && bodyFrom === part.start && bodyTo === part.end ? unitWords : null;
+    counter.count(text, BODY, bodyFrom, bodyTo, words);
     // The trail's last entry is the section's own heading, already among its headings,
     // except in the second and later pieces of a heading's text (slug~k), which hold no
     // heading of their own but still belong under it. A leading part's trail is the page's

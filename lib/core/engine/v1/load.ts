@@ -1,4 +1,4 @@
-// Opens a format-6 cache for answering queries without reading its documents' contents:
+// Opens a format-7 cache for answering queries without reading its documents' contents:
 // the manifest is checked (shape, cache_version recomputed from the packs' heads), every
 // pack must be there with its recorded size, and each pack's head (its document list and
 // index) is read and must match the size and sha256 the manifest records. A document's
@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { compareBytes } from '../../../json.js';
 import { ContextError, osFailure } from '../../../errors.js';
 import { FIELD_COUNT } from '../../analysis/term-counter.js';
+import { htmlText } from '../../analysis/html.js';
+import { formatOfPath } from '../../sources/extensions.js';
 import { requireCacheDir } from '../../store/locate.js';
 import * as fs from '../../fs.js';
 import { sha256Hex, versionOf } from '../../hash.js';
@@ -186,7 +188,9 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
       throw osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, packPath((manifest.packs[d.pack] as FileRecord).sha256)) });
     }
     if (versionOf(bytes) !== d.version || !fs.isUtf8(bytes)) throw invalid(`document_hashes: ${d.path} does not hash to its version`);
-    return bytes.toString('utf8');
+    // The text its units are offsets into: an HTML page's visible text, as the build read it.
+    const source = bytes.toString('utf8');
+    return formatOfPath(d.path) === 'html' ? htmlText(source) : source;
   };
   const texts = new Map<number, string>();
   let textChars = 0;
@@ -223,7 +227,7 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
   };
 }
 
-/** Opens the format-6 cache at `dir` (reads its manifest first). */
+/** Opens the format-7 cache at `dir` (reads its manifest first). */
 export function openV1(dir: string): V1Cache {
   requireCacheDir(dir);
   return loadV1(dir, readCacheFile(dir, 'manifest.json').toString('utf8'));
