@@ -7,7 +7,7 @@
 // "Cache format 6" (label).
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { run } from '../cli/harness.js';
@@ -161,6 +161,7 @@ t.test('MCP: context.build takes label; list_caches and inspect_cache show it; a
 let roots = 0;
 async function rootOf(t: Test, names: readonly string[], v0: readonly string[] = []): Promise<string> {
   const root = join(t.testdirName, `root-${++roots}`);
+  rmSync(root, { recursive: true, force: true }); // a failed run's leftovers (tap keeps them)
   mkdirSync(root, { recursive: true });
   const docs = sources(join(root, 'docs'));
   const seed = join(root, 'seed');
