@@ -125,7 +125,12 @@ t.test('npm pack, install into a fresh prefix, run the installed context', async
   t.equal(mcp.status, 0, 'context mcp exits 0 when stdin ends');
   const [hello, caches, resolved] = mcp.stdout.split('\n').filter((l) => l !== '').map((l) => parseJson(l) as { result: Record<string, unknown> });
   t.same(hello?.result['serverInfo'], { name: 'context-engine', version: VERSION }, 'initialize answers with the package version');
-  t.same(caches?.result['structuredContent'], { caches: [{ path: 'cache', has_manifest: true }, { path: 'v1', has_manifest: true }] }, 'and its tools work');
+  t.same(caches?.result['structuredContent'], {
+    caches: [
+      { path: 'cache', has_manifest: true },
+      { path: 'v1', has_manifest: true, engine: 'v1', label: null, granularity: 'section', tokenizer: 'o200k_base', formats: { md: 7 }, document_count: 7 },
+    ],
+  }, 'and its tools work (a v1 cache listed with what it holds)');
   const markdown = run(context, ['resolve', '--cache', 'v1', '--query', 'rollback deployment', '--budget', '300', '--format', 'markdown'], { cwd: join(dir, 'work') });
   t.same(resolved?.result['content'], [{ text: markdown.stdout, type: 'text' }], 'context.resolve (on its worker thread) answers what the CLI prints');
   t.equal(mcp.stderr, '', 'nothing on stderr');
