@@ -159,17 +159,23 @@ export const SHORT_VERSION_HEX = 8;
  * The lean answer's `under`: the unit's heading trail joined by " > ", less its last entry
  * when the content's first line of text shows it (its heading's line, or the first line a
  * headingless part is named by, cut with "…" when long), so nothing is printed twice; ''
- * when nothing is left.
+ * when nothing is left. A line of punctuation alone (an rST title's overline) is not text.
+ * The line and the heading are compared by their letters and digits only, as a reader sees
+ * them: a trail holds a heading's rendered text, the content its source line, with its
+ * markers (`#`, `==`, backticks, emphasis, a closing sequence, a `{#id}`) around the same words.
  */
 export function headingsAbove(trail: readonly string[], content: string): string {
   const last = trail[trail.length - 1];
   if (last === undefined) return '';
-  const first = /^[ \t]*\S.*$/m.exec(content)?.[0] ?? '';
-  const text = first.replace(/^[ \t]*#{1,6}(?=[ \t])/, '').replace(/[ \t]+#+[ \t]*$/, '').trim();
-  const cut = last.endsWith('…') ? last.slice(0, -1).trimEnd() : null;
-  const shown = text === last || (cut !== null && cut !== '' && text.startsWith(cut));
+  const first = /^.*[\p{L}\p{N}].*$/mu.exec(content)?.[0] ?? '';
+  const text = wordsOf(first.replace(/[ \t]*\{#[^}]*\}[ \t]*$/, ''));
+  const cut = last.endsWith('…') ? wordsOf(last.slice(0, -1)) : null;
+  const shown = (text !== '' && text === wordsOf(last)) || (cut !== null && cut !== '' && text.startsWith(cut));
   return (shown ? trail.slice(0, -1) : trail).join(' > ');
 }
+
+/** A line's letters and digits, case kept: what a heading and its source line share. */
+const wordsOf = (line: string): string => line.replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** At most this many units are named in selection.omitted. */
 export const OMITTED_MAX = 3;

@@ -75,6 +75,12 @@ t.test('item 1: under = the trail less a last heading the content begins with', 
   t.equal(headingsAbove(['Aider can collect anonymous analytics.'], 'Aider can collect anonymous analytics.\nMore.'), '', 'a part named by its first line: the line shows the name');
   t.equal(headingsAbove(['A long first line that was cut…'], 'A long first line that was cut at eighty characters and goes on\n'), '', 'a name cut with … still matches its line');
   t.equal(headingsAbove(['The Title'], 'Body text that is not the title.\n'), 'The Title', 'a front-matter title the content does not show is kept');
+  t.equal(headingsAbove(['Guide', 'The explained answer (--explain)'], '### The explained answer (`--explain`)\n\ntext'), 'Guide', 'inline code in the heading: the trail holds its text, the line its backticks');
+  t.equal(headingsAbove(['Guide', 'Set up *fast*'], '## Set up **_fast_** {#fast}\n'), 'Guide', 'emphasis and a custom id are markers, not words');
+  t.equal(headingsAbove(['Guide', 'Installation'], '============\nInstallation\n============\n\ntext'), 'Guide', 'an rST overline is no line of text');
+  t.equal(headingsAbove(['Guide', 'Installation'], '== Installation\n'), 'Guide', 'an AsciiDoc title');
+  t.equal(headingsAbove(['Guide', 'Install'], '## Installation\n'), 'Guide > Install', 'another heading\'s words: the trail is kept');
+  t.equal(headingsAbove(['Guide', '!!!'], '---\n\ntext'), 'Guide > !!!', 'a heading without letters is never taken as shown');
 });
 
 t.test('item 3: no filler — after a skip, a unit under half the best score is not taken; without a skip, it is', async (t) => {
