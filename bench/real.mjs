@@ -4,7 +4,8 @@
 // transaction; bench/fts5.py, Python's own sqlite3) built from the same files in the same
 // run, and beside the floor (read + sha256 of the files) and a bare `node -e ''`:
 //   builds: the default `context build`, `--engine v1` (files, bytes4), `--engine v1
-//           --tokenizer o200k_base` (files, exact tokens)          -> x FTS5, x the floor
+//           --tokenizer o200k_base` (files, exact tokens)          -> x FTS5, x the floor;
+//           the default build's and FTS5's peak RSS and bytes on disk (bench/measure.mjs)
 //   cold query: a fresh `context resolve` vs a fresh FTS5 query    -> x `node -e ''`, beside
 //           what bounds it from below: a bare process reading and hashing the cache's pack
 //           heads (bench/read-heads.mjs), and the same resolve on a cache of 7 pages
@@ -14,11 +15,11 @@
 // Wall clock of fresh processes, medians of BENCH_RUNS (default 3) interleaved runs; the disk
 // is synced before each timed step. Prints figures; never fails on a timing. Without python3
 // or its FTS5, the FTS5 column says so and the rest still runs.
-import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { COLD_QUERY, QUESTIONS, mb, mcpWarm, median, sleep, timed, treeBytes } from './measure.mjs';
 import { generateRealCorpus } from './real-corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,41 +29,7 @@ const bin = join(repo, 'bin', 'context');
 const count = Number(process.env.BENCH_REAL_DOCS ?? 10_000);
 const runs = Number(process.env.BENCH_REAL_RUNS ?? process.env.BENCH_RUNS ?? 3);
 
-const QUESTIONS = [
-  'how do I configure the model for commits',
-  'exclude files from the packed output',
-  'what does the security check do',
-  'run the language server for python',
-  'token count of each file',
-  'edit format for weaker models',
-  'install with docker',
-  'git integration and auto commits',
-  'remote repository compression',
-  'symbol search in a project',
-  'custom instructions in the output file',
-  'lint and test after every change',
-  'keyboard shortcuts in the chat',
-  'ignore patterns and gitignore',
-  'memory files of the agent',
-  'output style markdown or xml',
-  'voice input',
-  'rename a symbol across files',
-  'cache directory location',
-  'api keys environment variables',
-];
-const COLD_QUERY = 'how do I exclude files from the output';
-
-const settle = () => spawnSync('sync');
-function timed(cmd, args, input) {
-  settle();
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 30, input });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, stdout: r.stdout };
-}
-const node = (args) => timed(process.execPath, args);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const node = (args, more) => timed(process.execPath, args, more);
 const f = (ms) => `${ms.toFixed(0)} ms`;
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -79,7 +46,6 @@ const corpus = generateRealCorpus(join(work, 'corpus'), repo, count);
 const editable = join(work, 'corpus-edit');
 rmSync(editable, { recursive: true, force: true });
 cpSync(corpus, editable, { recursive: true });
-const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 sleep(2500); // a stat stamp younger than ~2 s is not trusted (git's racy rule)
 
 const editPaths = (() => {
@@ -108,6 +74,8 @@ const cleanRuns = () => {
 };
 const t = Object.fromEntries(['node', 'readHash', 'fts', 'ftsCold', 'def', 'defCold', 'heads', 'tinyCold', 'v1', 'v1o200k', 'full', 'noop', 'edit10'].map((k) => [k, []]));
 let figures;
+const peaks = { fts: [], def: [] };
+const sizes = { fts: null, def: null };
 cleanRuns();
 for (let i = 0; i < runs; i++) {
   t.node.push(node(['-e', '']).ms);
@@ -118,10 +86,16 @@ for (let i = 0; i < runs; i++) {
     rmSync(runDir('fts', i), { recursive: true, force: true });
     spawnSync('mkdir', ['-p', runDir('fts', i)]);
     const db = join(runDir('fts', i), 'docs.db');
-    t.fts.push(timed('python3', [join(here, 'fts5.py'), 'build', db, corpus]).ms);
+    const b = timed('python3', [join(here, 'fts5.py'), 'build', db, corpus], { peak: true });
+    t.fts.push(b.ms);
+    peaks.fts.push(b.peak);
+    sizes.fts = statSync(db).size;
     t.ftsCold.push(timed('python3', [join(here, 'fts5.py'), 'query', db, COLD_QUERY]).ms);
   }
-  t.def.push(node([bin, 'build', '--sources', corpus, '--cache', runDir('default', i)]).ms);
+  const b = node([bin, 'build', '--sources', corpus, '--cache', runDir('default', i)], { peak: true });
+  t.def.push(b.ms);
+  peaks.def.push(b.peak);
+  sizes.def = treeBytes(runDir('default', i));
   t.defCold.push(node([bin, 'resolve', '--cache', runDir('default', i), '--query', COLD_QUERY, '--budget', '2000']).ms);
   t.heads.push(node([join(here, 'read-heads.mjs'), runDir('default', i)]).ms);
   t.tinyCold.push(node([bin, 'resolve', '--cache', join(tiny, 'cache'), '--query', COLD_QUERY, '--budget', '2000']).ms);
@@ -135,37 +109,8 @@ for (let i = 0; i < runs; i++) {
 }
 
 // Warm new queries: one server, one FTS5 process, the same 20 questions.
-async function mcpWarm(cacheRoot, name) {
-  const server = spawn(process.execPath, [bin, 'mcp', '--cache-root', cacheRoot], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: server.stdout });
-  const pending = new Map();
-  lines.on('line', (line) => {
-    const id = Number(/^\{"jsonrpc":"2.0","id":(\d+),/.exec(line)?.[1]);
-    pending.get(id)?.(line);
-    pending.delete(id);
-  });
-  let nextId = 0;
-  const request = (method, params) => {
-    const id = nextId++;
-    const t0 = process.hrtime.bigint();
-    return new Promise((resolve) => {
-      pending.set(id, (line) => resolve({ line, ms: Number(process.hrtime.bigint() - t0) / 1e6 }));
-      server.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-    });
-  };
-  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  server.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-  const call = (query) => request('tools/call', { name: 'context.resolve', arguments: { cache: name, query, budget: 2000 } });
-  const first = await call('warm up the server');
-  if (first.line.includes('"isError":true')) throw new Error(`resolve failed: ${first.line.slice(0, 300)}`);
-  for (let k = 0; k < 50; k++) await call(k % 2 === 0 ? 'warm up the server' : 'install the tool');
-  const ms = [];
-  for (const q of QUESTIONS) ms.push((await call(q)).ms);
-  server.stdin.end();
-  return median(ms);
-}
-const warm = await mcpWarm(work, 'default-0');
-const ftsWarm = haveFts5 ? JSON.parse(timed('python3', [join(here, 'fts5.py'), 'warm', join(runDir('fts', 0), 'docs.db')], QUESTIONS.join('\n')).stdout).p50_ms : null;
+const warm = await mcpWarm(bin, work, 'default-0');
+const ftsWarm = haveFts5 ? JSON.parse(timed('python3', [join(here, 'fts5.py'), 'warm', join(runDir('fts', 0), 'docs.db')], { input: QUESTIONS.join('\n') }).stdout).p50_ms : null;
 const defaultKind = (() => {
   const m = JSON.parse(readFileSync(join(runDir('default', 0), 'manifest.json'), 'utf8'));
   const c = m.build_config ?? {};
@@ -185,6 +130,9 @@ if (haveFts5) console.log(`${pad('SQLite FTS5 build (one transaction):')}${stats
 console.log(`${pad(`default context build (${defaultKind}):`)}${stats(t.def)}${vsFts(t.def)} (target <= 3x)`);
 console.log(`${pad('context build --engine v1 (files, bytes4):')}${stats(t.v1)}${vsFts(t.v1)} (target <= 1x)`);
 console.log(`${pad('  ... --tokenizer o200k_base:')}${stats(t.v1o200k)}   = ${ratio(t.v1o200k, t.v1)} the bytes4 build (target <= 1.3x)`);
+const peak = (xs) => (xs.includes(null) ? 'n/a' : mb(median(xs)));
+console.log(`${pad('  peak RSS, default build / FTS5 build:')}${peak(peaks.def)} / ${haveFts5 ? peak(peaks.fts) : 'n/a'} (median; bench/measure.mjs)`);
+console.log(`${pad('  bytes on disk, default cache / FTS5 file:')}${mb(sizes.def)} / ${mb(sizes.fts)}${haveFts5 ? ` = ${(sizes.def / sizes.fts).toFixed(2)}x` : ''}`);
 if (haveFts5) console.log(`${pad('SQLite FTS5 query (cold process):')}${stats(t.ftsCold)}`);
 console.log(`${pad('context resolve (cold process, default):')}${stats(t.defCold)}   = ${ratio(t.defCold, t.node)} node -e '' (target <= 2x)`);
 console.log(`${pad('  node reading + hashing its pack heads only:')}${stats(t.heads)}   = ${ratio(t.heads, t.node)} node -e '' (bench/read-heads.mjs)`);

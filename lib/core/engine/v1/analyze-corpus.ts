@@ -24,6 +24,11 @@ export const CHUNK_ITEMS = 256;
  * not for up to a whole chunk of 256 documents (~0.6 s of one core on real text).
  */
 export const LAST_CHUNK_ITEMS = 32;
+/**
+ * Above this many items a full build's analysis is cut into chunks even on one thread (below
+ * it, one batch: the documents' bytes it holds at once stay small).
+ */
+export const ONE_BATCH_ITEMS = 2 * MIN_ITEMS_PER_THREAD;
 const WORKER_URL = import.meta.url.endsWith('.js') ? new URL('./batch-worker.js', import.meta.url) : null;
 
 /** What a worker is given: the whole task, where each chunk begins, and the shared counter of the next chunk to take. */
@@ -136,37 +141,54 @@ function readFailure(path: string, code: string | null, origin: AnalysisOrigin |
 
 /**
  * Analyzes `items` (in order) on up to `threads` threads; batches come back in order.
- * `arrived`, when given, is called on the main thread with each chunk's batch as soon as it
- * is done, in whatever order they finish (a full build writes their packs then: ./early-packs.ts);
- * `analyzed`, after it, with how many items are analysed so far (the build's progress: once per
- * chunk, when the analysis runs on more than one thread). Should either throw (a build asked to
- * stop throws from its progress report), no thread takes another chunk, those running end, and
- * that error is thrown.
+ * `arrived`, when given, is called on the main thread with each chunk's batch (and the
+ * chunk's number) as soon as it is done, in whatever order they finish (a full build writes
+ * their packs then: ./early-packs.ts); with it comes `keep`, which replaces what is returned
+ * for a chunk already arrived (this one or another) by a lighter batch: a full build lets go
+ * of a chunk's contents and index once its packs are written (./build.ts), so that what it
+ * holds does not grow with the corpus. `analyzed`, after it, with how many items are analysed
+ * so far (the build's progress: once per chunk, when the analysis is cut into chunks). Should
+ * either throw (a build asked to stop throws from its progress report), no thread takes
+ * another chunk, those running end, and that error is thrown.
+ *
+ * A task that encodes packs (a full build) of more than ONE_BATCH_ITEMS items is cut into
+ * chunks even on one thread: one batch would hold every document's bytes at once.
  */
 export async function analyzeCorpus(
   task: BatchTask,
   threads: number,
-  arrived?: (batch: BatchResult) => void,
+  arrived?: (batch: BatchResult, chunk: number, keep: (chunk: number, batch: BatchResult) => void) => void,
   analyzed?: (items: number) => void,
   origin: AnalysisOrigin | null = null,
 ): Promise<BatchResult[]> {
   const items = task.items;
-  const parts = Math.max(1, Math.min(Math.floor(threads), Math.floor(items.length / MIN_ITEMS_PER_THREAD)));
-  if (WORKER_URL === null || parts <= 1) {
-    const batch = await runMain(task, origin);
-    arrived?.(batch);
+  const parts = WORKER_URL === null ? 1 : Math.max(1, Math.min(Math.floor(threads), Math.floor(items.length / MIN_ITEMS_PER_THREAD)));
+  if (parts <= 1 && !(task.encodePacks === true && items.length > ONE_BATCH_ITEMS)) {
+    let batch = await runMain(task, origin);
+    arrived?.(batch, 0, (chunk, lighter) => {
+      if (chunk === 0) batch = lighter;
+    });
     return [batch];
   }
   const chunked: ChunkedTask = { task, starts: chunkStarts(items, CHUNK_ITEMS, task.encodePacks === true), next: new SharedArrayBuffer(4) };
-  const replies: ChunkReply[] = [];
+  const count = chunked.starts.length - 1;
+  const results: (BatchResult | undefined)[] = new Array<BatchResult | undefined>(count);
+  const keep = (chunk: number, lighter: BatchResult): void => {
+    if (results[chunk] !== undefined) results[chunk] = lighter;
+  };
+  const failures: ChunkReply[] = [];
   let failed: { readonly error: unknown } | null = null;
   let done = 0;
   const record = (r: ChunkReply): void => {
-    replies.push(r);
-    if (failed !== null || !('result' in r)) return;
+    if (!('result' in r)) {
+      failures.push(r);
+      return;
+    }
+    results[r.chunk] = r.result;
+    if (failed !== null) return;
     done += (chunked.starts[r.chunk + 1] as number) - (chunked.starts[r.chunk] as number);
     try {
-      arrived?.(r.result);
+      arrived?.(r.result, r.chunk, keep);
       analyzed?.(done);
     } catch (error) {
       failed = { error };
@@ -174,20 +196,18 @@ export async function analyzeCorpus(
     }
   };
   const url = WORKER_URL;
-  const workers = Array.from({ length: parts - 1 }, () => runWorker(url, chunked, record));
+  const workers = url === null ? [] : Array.from({ length: parts - 1 }, () => runWorker(url, chunked, record));
   await takeChunks(chunked, record);
   await Promise.all(workers);
   if (failed !== null) throw (failed as { readonly error: unknown }).error;
   // Failures are reported in document order, whichever thread met them first.
-  replies.sort((a, b) => a.chunk - b.chunk);
-  const results: BatchResult[] = [];
-  for (const reply of replies) {
+  failures.sort((a, b) => a.chunk - b.chunk);
+  for (const reply of failures) {
     if ('readError' in reply) throw readFailure(reply.readError.path, reply.readError.code, origin);
     if ('error' in reply) throw fromErrorData(reply.error);
-    results.push(reply.result);
   }
-  if (results.length !== chunked.starts.length - 1) throw new ContextError('internal_error', 'a chunk of the analysis is missing');
-  return results;
+  for (let k = 0; k < count; k++) if (results[k] === undefined) throw new ContextError('internal_error', 'a chunk of the analysis is missing');
+  return results as BatchResult[];
 }
 
 /** A chunk's analysis, and its packs when the task asks for them (`last`: the chunk ends the build's documents). */

@@ -98,3 +98,29 @@ export function localPackFiles(batch: BatchResult): PackFile[] {
     return { name: packPath(p.record.sha256), chunks: [p.head, ...placeContents(inputs).contents] };
   });
 }
+
+/** Whether `batch`'s packs (withPacks) hold every document of it and were all `written`. */
+export function packsHoldAll(batch: BatchResult, written: (name: string) => boolean): boolean {
+  const packs = batch.packs ?? [];
+  const documents = batch.documents.filter((d) => d.skip === null).length;
+  return packs.reduce((n, p) => n + p.count, 0) === documents && packs.every((p) => written(packPath(p.record.sha256)));
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * `batch` without what only its packs' bytes needed (contents, units, terms, dictionary,
+ * heads): its documents and its packs' records. Its contents are null, so a pack asked of it
+ * after all fails loudly (never with other bytes).
+ */
+export function withoutContents(batch: BatchResult): BatchResult {
+  return {
+    dictionary: [],
+    documents: batch.documents,
+    units: [],
+    termIds: new Uint32Array(0),
+    tfs: new Uint32Array(0),
+    contents: null,
+    packs: (batch.packs ?? []).map((p) => ({ first: p.first, count: p.count, record: p.record, head: NO_BYTES })),
+  };
+}

@@ -98,3 +98,44 @@ t.test('a full build on two threads: its cache lists every pack it holds, and no
   t.same(beside, ['cache', 'later', 'src', 'third'], 'declined: nothing of the new cache on disk before beforeWrite');
   t.same(readdirSync(join(fourth, 'packs')).sort(), readdirSync(join(cache, 'packs')).sort(), 'and the same packs at the end');
 });
+
+// Issue 47 item 2: a full build lets go of a chunk's contents, units and pack heads once its
+// packs are written (build.ts earlyWrites), so its memory does not grow with the corpus; it
+// keeps a chunk whole while a pack the build makes itself may need it: when the chunk before
+// it ended with a file that is not UTF-8 (no document, so no pack ends there and the chunk's
+// first pack is not the build's). Files that cut a pack (chunks end just after one) are made
+// not UTF-8 here, every other one, so both cases meet; on one thread and on two, the packs
+// are those of a build that writes everything at the end (beforeWrite: no early writes).
+t.test('a full build that lets go of written chunks writes the packs of one that keeps them all', async (t) => {
+  const root = join(REPO, 'dist', 'core', 'engine', 'v1');
+  if (!existsSync(join(root, 'build.js'))) {
+    t.fail('dist/ is missing: run `npm run build` first');
+    return;
+  }
+  const dist = (await import(pathToFileURL(join(root, 'build.js')).href)) as typeof import('../../../../lib/core/engine/v1/build.js');
+  const { cutsPack } = (await import(pathToFileURL(join(root, 'packs.js')).href)) as typeof import('../../../../lib/core/engine/v1/packs.js');
+  const dir = t.testdir({});
+  const src = join(dir, 'src');
+  mkdirSync(src);
+  let cuts = 0;
+  let skipped = 0;
+  for (let i = 0; i < 2600; i++) {
+    const path = `p${String(i).padStart(4, '0')}.md`;
+    const notUtf8 = cutsPack(path) && cuts++ % 2 === 0;
+    if (notUtf8) skipped++;
+    writeFileSync(join(src, path), notUtf8 ? Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]) : `# Page ${i}\n\nword${i % 41} and text ${i % 7} ${'filler '.repeat(i % 50)}\n`);
+  }
+  t.ok(skipped >= 20, `${skipped} files that cut a pack are not UTF-8`);
+  const options = { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] };
+  const build = (cache: string, threads: number, atEnd: boolean) =>
+    dist.buildCacheV1({ sources: src, cache: join(dir, cache), force: false, createdAt: '1970-01-01T00:00:00Z', threads, options, ...(atEnd ? { beforeWrite: () => undefined } : {}) });
+  const reference = await build('at-end', 2, true);
+  t.equal(reference.skipped.length, skipped, 'the files that are not UTF-8 are skipped');
+  const packsOf = (cache: string) => readdirSync(join(dir, cache, 'packs')).sort().map((name) => readFileSync(join(dir, cache, 'packs', name)).toString('base64'));
+  for (const threads of [1, 2]) {
+    const summary = await build(`early-${threads}`, threads, false);
+    t.equal(summary.cacheVersion, reference.cacheVersion, `${threads} thread(s): the same cache version`);
+    t.same(packsOf(`early-${threads}`), packsOf('at-end'), `${threads} thread(s): the same packs, byte for byte`);
+    t.equal(readFileSync(join(dir, `early-${threads}`, 'manifest.json'), 'utf8'), readFileSync(join(dir, 'at-end', 'manifest.json'), 'utf8'), `${threads} thread(s): the same manifest`);
+  }
+});
