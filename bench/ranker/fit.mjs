@@ -6,8 +6,9 @@
 // the search is a fixed coordinate ascent over a fixed grid, ties keep the earlier value, and
 // nothing random is drawn.
 //
-// Questions (9 doc sets): bench/relevance/devset (aider, serena, repomix: 197 commit-subject
-// queries, relevant files), devset2 (nodejs, undici, nextjs) and devset3 (fastify, npm, bun)
+// Questions (11 doc sets): bench/relevance/devset (aider, serena, repomix: 197 commit-subject
+// queries, relevant files), devset2 (nodejs, undici, nextjs), devset3 (fastify, npm, bun) and
+// devset4 (rst-flask, html-pytest)
 // (questions with their answering page). Objective: mean nDCG@10 of the pages in answer order
 // (a page counts once, where its first unit stands), every question weighing the same.
 //
@@ -39,7 +40,7 @@ const rel = join(repo, 'bench', 'relevance');
 const lines = (file) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const SETS = [];
 for (const q of lines(join(rel, 'devset', 'queries.jsonl'))) SETS.push({ devset: 'devset', set: q.repo, corpus: join(rel, 'devset', 'corpus', q.repo), query: q.query, relevant: q.relevant.map((p) => p.toLowerCase()) });
-for (const d of ['devset2', 'devset3']) {
+for (const d of ['devset2', 'devset3', 'devset4']) {
   for (const q of lines(join(rel, d, 'questions.jsonl'))) SETS.push({ devset: d, set: q.set, corpus: join(rel, d, 'corpus', q.set), query: q.query, relevant: [q.page, ...(q.also ?? [])].map((p) => p.toLowerCase()) });
 }
 const setNames = [...new Set(SETS.map((q) => q.set))];
@@ -157,8 +158,8 @@ for (const n of CANDIDATE_CHOICES) {
     pooled.firstAfter += r.firstAfter;
     pooled.questions += r.questions;
   }
-  console.log(`candidates ${n}: leave-one-doc-set-out nDCG@10 (pages), before -> after (fitted on the other 8 sets)`);
-  for (const r of rows) console.log(`  ${r.held.padEnd(8)} ${String(r.questions).padStart(4)} q  ${f3(r.before)} -> ${f3(r.after)}  (${r.after - r.before >= 0 ? '+' : ''}${f3(r.after - r.before)})  right page first ${r.firstBefore} -> ${r.firstAfter}`);
+  console.log(`candidates ${n}: leave-one-doc-set-out nDCG@10 (pages), before -> after (fitted on the other ${setNames.length - 1} sets)`);
+  for (const r of rows) console.log(`  ${r.held.padEnd(11)} ${String(r.questions).padStart(4)} q  ${f3(r.before)} -> ${f3(r.after)}  (${r.after - r.before >= 0 ? '+' : ''}${f3(r.after - r.before)})  right page first ${r.firstBefore} -> ${r.firstAfter}`);
   console.log(`  mean over folds ${f3(mean('before'))} -> ${f3(mean('after'))}; fold deltas: mean ${f3(meanDelta)}, spread (std) ${f3(spread)}; pooled over ${pooled.questions} questions ${f3(pooled.before / pooled.questions)} -> ${f3(pooled.after / pooled.questions)}, right page first ${pooled.firstBefore} -> ${pooled.firstAfter}`);
   report.folds[n] = rows;
   report.candidates[n] = { meanDelta, spread, pooledBefore: pooled.before / pooled.questions, pooledAfter: pooled.after / pooled.questions };
