@@ -5,6 +5,7 @@
 // over random text, plus the interner's growth past its initial tables.
 import t from 'tap';
 import fc from 'fast-check';
+import { runs } from '../../sizes.js';
 import { analyzeText } from '../../../lib/core/analysis/analyzer.js';
 import { FIELD_COUNT, FIELDS, TermCounter, Vocabulary, WordSpans, type UnitTerms } from '../../../lib/core/analysis/term-counter.js';
 
@@ -66,9 +67,9 @@ t.test('term-counter.ts: the char-code scan counts exactly the analyzer\'s terms
       const slice = text.slice(start, end);
       return JSON.stringify(sorted(countsOf(counter, unit))) === JSON.stringify(sorted(expectedCounts(slice))) && unit.lengths[0] === analyzeText(slice).length;
     }),
-    { numRuns: 3000 },
+    { numRuns: runs(3000) },
   );
-  t.equal(checked >= 3000, true, `${checked} random texts and slices: same terms, same frequencies, same field length`);
+  t.equal(checked >= runs(3000), true, `${checked} random texts and slices: same terms, same frequencies, same field length`);
 });
 
 t.test('engine.md "Terms": TermCounter counts analyzeText\'s terms (ASCII and Unicode text)', async (t) => {
@@ -85,7 +86,7 @@ t.test('engine.md "Terms": TermCounter counts analyzeText\'s terms (ASCII and Un
       const lengthOk = unit.lengths.every((n, f) => n === (f === field ? analyzeText(text).length : 0));
       return JSON.stringify(sorted(countsOf(counter, unit))) === JSON.stringify(sorted(want)) && lengthOk;
     }),
-    { numRuns: 1000 },
+    { numRuns: runs(1000) },
   );
   t.pass('1000 random texts: per-term frequencies and the field length equal the analyzer\'s');
 });
@@ -142,7 +143,7 @@ t.test('code tokens ("Queries as people write them"): the char-code chunk scan c
       const unit = counter.finishUnit();
       return JSON.stringify(sorted(countsOf(counter, unit))) === JSON.stringify(sorted(expectedCounts(text))) && unit.lengths[0] === analyzeText(text).length;
     }),
-    { numRuns: 3000 },
+    { numRuns: runs(3000) },
   );
   t.pass('3000 random code-dense texts: the same terms and field length as the analyzer');
 });
@@ -235,9 +236,9 @@ t.test('term-counter.ts: byteRanks gives each local term its rank in the byte or
       }
       return true;
     }),
-    { numRuns: 300, seed: 24 },
+    { numRuns: runs(300), seed: 24 },
   );
-  t.ok(counters >= 300, `${counters} counters in a row: every term once, in UTF-8 byte order, each local id ranked to its term`);
+  t.ok(counters >= runs(300), `${counters} counters in a row: every term once, in UTF-8 byte order, each local id ranked to its term`);
 });
 
 // The same order from a vocabulary of its own, batch after batch: terms of the Basic
@@ -273,11 +274,11 @@ t.test('term-counter.ts: Vocabulary.byteOrder keeps every term in UTF-8 byte ord
         }
         return true;
       }),
-      { numRuns: 400, seed: 2411 },
+      { numRuns: runs(400), seed: 2411 },
     );
     t.pass(`${name}: every batch's order is the terms' UTF-8 byte order, each rank its term's`);
   }
-  t.ok(batches >= 800, `${batches} batches ordered`);
+  t.ok(batches >= 2 * runs(400), `${batches} batches ordered`);
 });
 
 // The raw tokens count() lists (WordSpans, what the exact token counter steps over): every
@@ -315,7 +316,7 @@ t.test('term-counter.ts: count() lists the raw tokens it meets, each with one nu
       }
       return words.maxRaw === max;
     }),
-    { numRuns: 3000, seed: 2431 },
+    { numRuns: runs(3000), seed: 2431 },
   );
   let distinct = 0;
   for (const tokenOf of sources.values()) {
@@ -326,7 +327,7 @@ t.test('term-counter.ts: count() lists the raw tokens it meets, each with one nu
     }
     distinct += numbers.size;
   }
-  t.ok(checked >= 3000 && listed > 1_000, `${checked} random texts and slices, ${listed} tokens listed where the regex finds them, ${distinct} numbers each for one token`);
+  t.ok(checked >= runs(3000) && listed > 1_000, `${checked} random texts and slices, ${listed} tokens listed where the regex finds them, ${distinct} numbers each for one token`);
   const counter = new TermCounter();
   counter.count('plain words here', 0);
   t.equal(counter.finishUnit().lengths[0], 3, 'without a list, count() counts as before');

@@ -2,6 +2,7 @@
 // (ceil(UTF-8 bytes / 4)); o200k_base and cl100k_base are OpenAI's encodings, counted exactly
 // by gpt-tokenizer ... Special-token text such as "<|endoftext|>" counts as ordinary text").
 import t from 'tap';
+import { runs, share } from '../../sizes.js';
 import { isTokenizerName, loadTokenCounter, TOKENIZERS } from '../../../lib/core/tokens/count.js';
 
 t.test('count.ts: bytes4 is v0\'s ceil(UTF-8 bytes / 4)', async (t) => {
@@ -53,7 +54,7 @@ t.test('count.ts: the piece memo counts exactly what gpt-tokenizer counts (dev-s
       if (ranks === 'the rank file') t.equal(counterSource(name), 'table', `${name}: tokenCounter counts from the rank file`);
       let wrong = 0;
       let total = 0;
-      for (const page of pages) {
+      for (const page of share(pages)) {
         const want = page === '' ? 0 : encoding.countTokens(page, ORDINARY);
         total += want;
         if (count(page) !== want) wrong++;
@@ -67,9 +68,9 @@ t.test('count.ts: the piece memo counts exactly what gpt-tokenizer counts (dev-s
       const unit = fc.constantFrom(' ', '  ', '\n', '\r\n', '\t', 'a', 'Z', 'word', "'s", "'LL", '1', '12345', '.', '...', '!?', '/', 'é', '\u0301', '日本', 'Ωμέγα', '😀', '\ud800', '<|endoftext|>', 'x\u00a0y');
       fc.assert(
         fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), (text) => count(text) === (text === '' ? 0 : encoding.countTokens(text, ORDINARY))),
-        { numRuns: 2000, seed: 24 },
+        { numRuns: runs(2000), seed: 24 },
       );
-      t.pass(`${name}, ${ranks}: 2,000 random texts counted alike`);
+      t.pass(`${name}, ${ranks}: ${runs(2000)} random texts counted alike`);
     }
   }
   // The memo starts over when full: the counts stay the same.
@@ -117,7 +118,7 @@ t.test('count.ts: o200k_base stepping over words counts exactly what gpt-tokeniz
   let wrong = 0;
   let steps = 0;
   for (const round of [1, 2]) {
-    for (const page of devPages()) {
+    for (const page of share(devPages())) {
       if (stepped(page, 0, page.length) !== want(page)) wrong++;
       steps += spans.count;
       for (let i = 0; i < page.length; i += 997) {
@@ -136,9 +137,9 @@ t.test('count.ts: o200k_base stepping over words counts exactly what gpt-tokeniz
       const expected = want(text.slice(start, end));
       return stepped(text, start, end) === expected && stepped(text, start, end) === expected;
     }),
-    { numRuns: 5000, seed: 2430 },
+    { numRuns: runs(5000), seed: 2430 },
   );
-  t.pass('5,000 random texts and slices, each counted twice, as the package counts them');
+  t.pass(`${runs(5000)} random texts and slices, each counted twice, as the package counts them`);
   // It does step: a word's cost, once learnt, is added without looking at the word (which is
   // why the spans must be the text's own raw tokens, one number per distinct token).
   const hello = ' hello';
@@ -185,9 +186,9 @@ t.test('count.ts: stretchCounter counts exactly what gpt-tokenizer counts', asyn
     const unit = fc.constantFrom('0', '7', '42', '1234', ' ', '  ', '\n', '\r\n', '\t', '\u000b', '\u00a0', 'a', 'Z', 'word', "'s", "'", "'LL", '.', '":', '/', '\\n', '-', '_', 'é', '\u0301', '٣', '²', '日本', '😀', '\ud800', 'x\u00a0y');
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 50 }).map((u) => u.join('')), (text) => count(text) === want(text) && count(text) === want(text)),
-      { numRuns: 4000, seed: 1126 },
+      { numRuns: runs(4000), seed: 1126 },
     );
-    t.pass(`${name}: 4,000 random texts, each counted alike twice`);
+    t.pass(`${name}: ${runs(4000)} random texts, each counted alike twice`);
     let wrong = 0;
     for (const page of pages) {
       if (count(page) !== want(page)) wrong++;
@@ -225,9 +226,9 @@ t.test('count.ts: StretchCounter.outside bounds every text with that region repl
         if (bound > 0 && bound === want(s.slice(0, from) + middle + s.slice(to))) tight++;
         return bound <= want(s.slice(0, from) + middle + s.slice(to)) && bound <= want(s) && count.outside(s, 0, 0) === want(s);
       }),
-      { numRuns: 3000, seed: 26 },
+      { numRuns: runs(3000), seed: 26 },
     );
-    t.ok(tight > 20, `${name}: 3,000 random cases bounded (${tight} of them exactly: the bound is not trivially 0)`);
+    t.ok(tight > Math.floor(runs(3000) / 150), `${name}: ${runs(3000)} random cases bounded (${tight} of them exactly: the bound is not trivially 0)`);
     const entry = (content: string): string => JSON.stringify({ id: 'a.md#x', version: 'sha256:9f86d08', content, score: 12.5, tokens: 301, why: { terms: ['deploy'] } }) + ',';
     const empty = entry('');
     const at = empty.indexOf('"content":""') + '"content":"'.length;
