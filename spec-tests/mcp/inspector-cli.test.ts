@@ -91,7 +91,7 @@ t.test('the MCP Inspector CLI: tools/list, then one tools/call per tool, structu
   const after = await inspect(work, server, ['--method', 'tools/call', '--tool-name', 'context.resolve', '--tool-arg', 'cache=guide', '--tool-arg', 'query=deployment', '--tool-arg', 'budget=600']);
   // The lean answer (issue 43): the one matching section, its short version and matched term.
   const lean = parseJson(after.out) as { content: { text: string }[]; structuredContent: { documents: { id: string; version: string; matched: string }[]; selection: { budget: number; matched: number } } };
-  t.same(lean.structuredContent.documents.map((d) => [d.id, /^[0-9a-f]{8}$/.test(d.version), d.matched]), [['guide.md#guide', true, 'deploy']], 'the cache context.build wrote resolves');
+  t.same(lean.structuredContent.documents.map((d) => [d.id, /^[0-9a-f]{8}$/.test(d.version), d.matched]), [['guide.md#guide', true, 'deployment']], 'the cache context.build wrote resolves');
   t.equal(lean.structuredContent.selection.matched, 1, 'one unit matched');
   t.ok(validate.get('context.resolve')?.(lean.structuredContent), 'the lean answer is valid against the outputSchema');
   // The explained and the Markdown answers, as the Inspector passes format and explain.
@@ -99,7 +99,7 @@ t.test('the MCP Inspector CLI: tools/list, then one tools/call per tool, structu
   t.match(explained.out, /"documents_selected": 1/, 'explain=true: every count');
   const markdown = await inspect(work, server, ['--method', 'tools/call', '--tool-name', 'context.resolve', '--tool-arg', 'cache=guide', '--tool-arg', 'query=deployment', '--tool-arg', 'budget=600', '--tool-arg', 'format=markdown']);
   const md = parseJson(markdown.out) as { content: { text: string }[]; structuredContent: { markdown: string } };
-  t.match(md.content[0]?.text ?? '', /^\[1\] guide\.md#guide @[0-9a-f]{8} \| matched: deploy\n# Guide\n/, 'format=markdown: the entry under its header line');
+  t.match(md.content[0]?.text ?? '', /^\[1\] guide\.md#guide @[0-9a-f]{8} \| matched: deployment\n# Guide\n/, 'format=markdown: the entry under its header line');
   t.same(md.structuredContent, { markdown: md.content[0]?.text }, 'format=markdown: structuredContent is {"markdown": TEXT}');
   t.ok(validate.get('context.resolve')?.(md.structuredContent), 'and valid against the outputSchema');
   const readOnly = await inspect(work, [...server, '--read-only'], ['--method', 'tools/list']);

@@ -177,6 +177,31 @@ export function headingsAbove(trail: readonly string[], content: string): string
 /** A line's letters and digits, case kept: what a heading and its source line share. */
 const wordsOf = (line: string): string => line.replace(/[^\p{L}\p{N}]+/gu, '');
 
+/**
+ * The lean answer's `matched`: the query's own words whose terms the unit holds, each once
+ * (compared without case), in the query's order, as typed less the punctuation around them
+ * (`upgrades`, `Next.js`), where the explained answer names the analyzer's terms (`upgrad`,
+ * `next.js`, `next`, `js`). '' when no word maps to a matched term (the caller then prints
+ * the terms).
+ */
+export function matchedWords(query: string, terms: ReadonlySet<string>): string {
+  const words: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of query.split(/\s+/u)) {
+    const word = raw.replace(/^["'`([{<]+/u, '').replace(/["'`)\]}>?!.,;:]+$/u, '');
+    const key = word.toLowerCase();
+    if (word === '' || seen.has(key)) continue;
+    let hit = false;
+    forEachTermAt(raw, (term) => {
+      if (terms.has(term)) hit = true;
+    });
+    if (!hit) continue;
+    seen.add(key);
+    words.push(word);
+  }
+  return words.join(' ');
+}
+
 /** At most this many units are named in selection.omitted. */
 export const OMITTED_MAX = 3;
 
@@ -410,7 +435,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         const under = headingsAbove(index.unitStrings(first).trail, content);
         if (under !== '') lean['under'] = under;
       }
-      lean['matched'] = matches.map((m) => m.term).join(' ');
+      lean['matched'] = matchedWords(query, new Set(matches.map((m) => m.term))) || matches.map((m) => m.term).join(' ');
       lean['tokens'] = tokensOf(group);
       lean['content'] = content;
       return lean;

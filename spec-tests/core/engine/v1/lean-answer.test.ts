@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
-import { FILLER_FLOOR, headingsAbove, SHORT_VERSION_HEX } from '../../../../lib/core/engine/v1/resolve.js';
+import { FILLER_FLOOR, headingsAbove, matchedWords, SHORT_VERSION_HEX } from '../../../../lib/core/engine/v1/resolve.js';
 import { resolveText } from '../../../../lib/core/operations/api.js';
 import { resolveTool } from '../../../../lib/mcp/tools/resolve.js';
 import { run } from '../../../cli/harness.js';
@@ -50,7 +50,7 @@ t.test('item 1: the lean entry and selection, field by field, against the explai
     t.equal(d.tokens, (e as unknown as { tokens: number }).tokens, `${d.id}: tokens as explained (what the budget was charged)`);
     t.equal(d.version, e.version.slice('sha256:'.length, 'sha256:'.length + SHORT_VERSION_HEX), `${d.id}: the digest's first ${SHORT_VERSION_HEX} hex digits`);
     t.match(d.version, /^[0-9a-f]{8}$/);
-    t.equal(d.matched, e.why.matches.map((m) => m.term).join(' '), `${d.id}: the matched terms, as explained`);
+    t.equal(d.matched, matchedWords('install', new Set(e.why.matches.map((m) => m.term))), `${d.id}: the query's words whose terms matched, as explained`);
     t.equal(d.content, e.content, `${d.id}: the same content`);
     t.equal(d.under ?? '', headingsAbove(e.trail ?? [], e.content), `${d.id}: under = the trail less a heading the content shows`);
   });
@@ -62,6 +62,14 @@ t.test('item 1: the lean entry and selection, field by field, against the explai
   t.same(Object.keys(answer.selection), ['budget', 'answer_tokens', 'matched']);
   t.equal(answer.selection['answer_tokens'], count(resolveText(cache, 'install', 100_000)), 'answer_tokens: the printed answer\'s own count');
   t.ok(count(resolveText(cache, 'install', 100_000)) < count(resolveText(cache, 'install', 100_000, 'json', undefined, undefined, true)), 'the lean answer costs less than the explained one');
+});
+
+t.test('item 1: matched names the query\'s own words whose terms the unit holds', async (t) => {
+  t.equal(matchedWords('which codemod command upgrades Next.js?', new Set(['codemod', 'upgrad', 'next.js', 'next', 'js'])), 'codemod upgrades Next.js', 'stems print as the words typed; a code word once; punctuation around a word dropped');
+  t.equal(matchedWords('Deploy deploy DEPLOYMENT', new Set(['deploy'])), 'Deploy DEPLOYMENT', 'each word once, compared without case (the first as typed); another word of the same stem is a word of its own');
+  t.equal(matchedWords('"rollback" (deploy)', new Set(['rollback', 'deploy'])), 'rollback deploy', 'quotes and brackets around a word are not the word');
+  t.equal(matchedWords('the --remote-trust-config flag', new Set(['remote-trust-config', 'remot', 'trust', 'config'])), '--remote-trust-config', 'a flag keeps its dashes');
+  t.equal(matchedWords('alpha beta', new Set(['gamma'])), '', 'no word maps: empty (the terms are printed instead)');
 });
 
 t.test('item 1: under = the trail less a last heading the content begins with', async (t) => {
