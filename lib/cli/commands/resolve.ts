@@ -1,7 +1,7 @@
 // `context resolve --cache C --query Q --budget B [--format json|pretty|markdown|text] [--explain] [--budget-scope content|answer]`:
 // the cache's engine selects, and the SelectionResult is printed (compact JSON by default, as the
 // reference prints it). For v1 caches the budget bounds the printed answer unless --budget-scope
-// content; the answer is lean (id, short version, headings above, matched terms, content) unless --explain.
+// content; the answer is lean (id, short version, headings above, matched query words, content) unless --explain.
 
 import { resolve as resolvePath } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -25,7 +25,7 @@ export const resolve: Command = {
       ['--query TEXT', 'The words to look for, split on whitespace. Quote it in the shell.'],
       ['--budget TOKENS', 'The most tokens the answer may use, a whole number written in digits (e.g. 2000), counted as the cache was built to count them (o200k_base for a default build; v0: ceil(UTF-8 bytes / 4)). For a v1 cache it bounds everything printed, in the --format printed (text: the JSON answer it shows); for a v0 cache, the selected contents. Entries are taken best score first; one that does not fit is skipped (never cut), and after a skip only units at least half as good as the best are taken (no filler). Better units left out are named (selection.omitted), with a budget that would include the first (selection.raise_budget_to). A budget too small for even the empty answer still prints it, with selection.over_budget and a warning on stderr.'],
       ['--format json|pretty|markdown|text', 'json (default): the answer as one compact line, byte-identical to the context.resolve MCP tool\'s text. pretty: the same JSON indented. markdown (v1 caches): each entry\'s content under a header line "[RANK] ID @VERSION | under: HEADINGS | matched: TERMS", then one closing line with the budget and what was left out. text: for people: the entries of the JSON answer at this budget, each with its rank, id, score, tokens, which query terms matched where and its first words, then the better units left out and one line on the budget.'],
-      ['--explain', 'v1 caches: print every detail of each entry (full version, score, tokens, path, why: per-term field counts and score shares, proximity; merged units) and of the selection (query, engine, tokenizer, analyzed terms, every count). Without it the answer is lean: id, short version (8 hex digits of the document\'s sha256), under (the headings above the content), matched terms, tokens (what the budget was charged for it) and content per entry. The budget counts what is printed.'],
+      ['--explain', 'v1 caches: print every detail of each entry (full version, score, tokens, path, why: per-term field counts and score shares, proximity; merged units) and of the selection (query, engine, tokenizer, analyzed terms, every count). Without it the answer is lean: id, short version (8 hex digits of the document\'s sha256), under (the headings above the content), matched (the words of the query it holds), tokens (what the budget was charged for it) and content per entry. The budget counts what is printed.'],
       ['--budget-scope content|answer', 'answer (the default for v1 caches): the budget bounds the whole printed answer, envelope included, exactly in the cache\'s tokenizer. content (v0\'s rule, the only one for v0 caches): it counts the selected contents only.'],
     ],
     examples: [

@@ -162,7 +162,7 @@ export const resolveTool: Tool = {
     'a unit that does not fit is skipped, never cut. Better units left out for the budget are listed in selection.omitted, and ' +
     'selection.raise_budget_to is a budget that would include the first; adjacent sections of one file come as one entry. ' +
     'Each id (PATH, or PATH#SECTION; also in omitted and merged) names the resource context://CACHE/ID (percent-encoded), to read that unit alone. ' +
-    'On caches built by default the answer is lean: each entry is {id, version (8 hex digits of the document\'s sha256), under (the headings above the content), matched (the query terms it holds), tokens, content}; ' +
+    'On caches built by default the answer is lean: each entry is {id, version (8 hex digits of the document\'s sha256), under (the headings above the content), matched (the words of the query it holds), tokens, content}; ' +
     'explain: true adds every detail (score, tokens, per-term field counts, the full version, every count) and costs budget; format "markdown" returns each entry\'s content under a one-line header instead of JSON. ' +
     'Same cache, query and budget: the same answer, byte for byte.',
   legacyDescription:
