@@ -151,8 +151,13 @@ export function markdownAnswer(result: Json): string {
   if (selection['over_budget'] === true) about.push('over the budget: raise it');
   const omitted = asList(selection['omitted']);
   if (omitted.length > 0) {
-    about.push(`left out for the budget: ${omitted.map((o) => str(o)).join(', ')}`);
-    if (selection['raise_budget_to'] !== undefined) about.push(`a budget of ${grouped(selection['raise_budget_to'])} includes ${str(omitted[0])}`);
+    const raise = selection['raise_budget_to'];
+    // The lean answer names one unit: the budget that includes it follows it.
+    if (omitted.length === 1 && raise !== undefined) about.push(`left out for the budget: ${str(omitted[0])} (a budget of ${grouped(raise)} includes it)`);
+    else {
+      about.push(`left out for the budget: ${omitted.map((o) => str(o)).join(', ')}`);
+      if (raise !== undefined) about.push(`a budget of ${grouped(raise)} includes ${str(omitted[0])}`);
+    }
   }
   return [...parts, `(${about.join('; ')})\n`].join('\n');
 }

@@ -112,7 +112,7 @@ for (const granularity of ['file', 'section'] as const) {
             const raise = shape === 'text'
               ? /^raise the budget to ([0-9,]+) to include (\S+)$/m.exec(printed)?.slice(1)
               : shape === 'markdown'
-                ? /; a budget of ([0-9,]+) includes (\S+)\)$/m.exec(printed)?.slice(1)
+                ? ((one) => (one === null ? /; a budget of ([0-9,]+) includes (\S+)\)$/m.exec(printed)?.slice(1) : [one[2], one[1]]))(/; left out for the budget: (\S+) \(a budget of ([0-9,]+) includes it\)\)$/m.exec(printed))
                 : ((a: Answer) => (a.selection.raise_budget_to === undefined ? undefined : [String(a.selection.raise_budget_to), idOfOmitted(a.selection.omitted?.[0])]))(JSON.parse(printed) as Answer);
             if (omitted !== (raise !== undefined)) return false;
             if (raise !== undefined) {

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
-import { FILLER_FLOOR, headingsAbove, matchedWords, SHORT_VERSION_HEX } from '../../../../lib/core/engine/v1/resolve.js';
+import { FILLER_FLOOR, headingsAbove, matchedWords, OMITTED_MAX, OMITTED_MAX_LEAN, SHORT_VERSION_HEX } from '../../../../lib/core/engine/v1/resolve.js';
 import { resolveText } from '../../../../lib/core/operations/api.js';
 import { resolveTool } from '../../../../lib/mcp/tools/resolve.js';
 import { run } from '../../../cli/harness.js';
@@ -25,7 +25,7 @@ const count = (text: string): number => (text === '' ? 0 : o200k.countTokens(tex
 const DOCS = fileURLToPath(new URL('../../../../docs', import.meta.url));
 
 interface Lean {
-  documents: { id: string; version: string; under?: string; matched: string; tokens: number; content: string }[];
+  documents: { id: string; version: string; under?: string; matched: string; content: string }[];
   selection: Record<string, unknown>;
 }
 interface Explained {
@@ -46,8 +46,8 @@ t.test('item 1: the lean entry and selection, field by field, against the explai
   t.same(lean.documents.map((d) => d.id), full.documents.map((d) => d.id), 'the same entries, in the same order');
   lean.documents.forEach((d, i) => {
     const e = full.documents[i]!;
-    t.same(Object.keys(d), ['id', 'version', ...(d.under === undefined ? [] : ['under']), 'matched', 'tokens', 'content'], `${d.id}: lean keys, in order`);
-    t.equal(d.tokens, (e as unknown as { tokens: number }).tokens, `${d.id}: tokens as explained (what the budget was charged)`);
+    t.same(Object.keys(d), ['id', 'version', ...(d.under === undefined ? [] : ['under']), 'matched', 'content'], `${d.id}: lean keys, in order (no tokens: --explain has them)`);
+    t.type((e as unknown as { tokens: unknown }).tokens, 'number', `${d.id}: the explained entry keeps tokens`);
     t.equal(d.version, e.version.slice('sha256:'.length, 'sha256:'.length + SHORT_VERSION_HEX), `${d.id}: the digest's first ${SHORT_VERSION_HEX} hex digits`);
     t.match(d.version, /^[0-9a-f]{8}$/);
     t.equal(d.matched, matchedWords('install', new Set(e.why.matches.map((m) => m.term))), `${d.id}: the query's words whose terms matched, as explained`);
@@ -115,8 +115,31 @@ t.test('item 3: no filler — after a skip, a unit under half the best score is 
   t.same(small.documents.map((d) => d.id), ['kiwi-notes.md'], 'after kiwi.md is skipped, kiwi-notes.md is taken and weak.md is not');
   t.same((small.selection['omitted'] as { id: string }[]).map((o) => o.id), ['kiwi.md'], 'the better unit left out is named');
   t.equal(small.selection['raise_budget_to'], top!.tokens, 'with the budget that takes it (content scope: the least)');
+  const smallLean = JSON.parse(resolveText(cache, 'kiwi', budget, 'json', undefined, 'content')) as Lean;
+  t.same(smallLean.selection['omitted'], ['kiwi.md'], 'the lean answer names it by id');
+  t.equal(smallLean.selection['raise_budget_to'], top!.tokens, 'with the same budget');
   // Without a skip, a weak unit that fits is taken: every matching unit at a large budget.
   t.same((JSON.parse(resolveText(cache, 'kiwi', top!.tokens + notes!.tokens + weak!.tokens, 'json', undefined, 'content')) as Lean).documents.map((d) => d.id), ['kiwi.md', 'kiwi-notes.md', 'weak.md']);
+});
+
+t.test('the lean answer names the best unit left out, the explained one up to three (OMITTED_MAX_LEAN, OMITTED_MAX)', async (t) => {
+  // Five pages naming the term, each too big for the budget but one: four are left out.
+  const big = (name: string, n: number): string => `# ${name}\n\n` + 'The kiwi is a fruit with a brown skin and green flesh. '.repeat(n);
+  const dir = t.testdir({ src: { 'a.md': big('Kiwi a', 40), 'b.md': big('Kiwi b', 41), 'c.md': big('Kiwi c', 42), 'd.md': big('Kiwi d', 43), 'e.md': '# Kiwi e\n\nA kiwi.\n' } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const all = JSON.parse(resolveText(cache, 'kiwi', 100_000, 'json', undefined, 'content', true)) as Explained & { documents: { tokens: number }[] };
+  const smallest = Math.min(...all.documents.map((d) => (d as unknown as { tokens: number }).tokens));
+  const ranked = all.documents.map((d) => d.id);
+  t.equal(ranked.length, 5, 'all five match');
+  const lean = JSON.parse(resolveText(cache, 'kiwi', smallest, 'json', undefined, 'content')) as Lean;
+  const full = JSON.parse(resolveText(cache, 'kiwi', smallest, 'json', undefined, 'content', true)) as Explained;
+  t.same(lean.documents.map((d) => d.id), full.documents.map((d) => d.id), 'the same entries');
+  const fullOmitted = (full.selection['omitted'] as { id: string }[]).map((o) => o.id);
+  t.equal(fullOmitted.length, OMITTED_MAX, `explained: ${OMITTED_MAX} left out are named`);
+  t.equal(OMITTED_MAX_LEAN, 1);
+  t.same(lean.selection['omitted'], fullOmitted.slice(0, OMITTED_MAX_LEAN), 'lean: the best of them, by id');
+  t.equal(lean.selection['raise_budget_to'], full.selection['raise_budget_to'], 'the same budget includes it');
 });
 
 t.test('item 5: a budget of 1,000,000 returns every matching unit of a real docs folder (this repository\'s docs/)', async (t) => {
