@@ -324,6 +324,25 @@ const REFILL_TRIES = 4;
  * The units matching `terms` in selection order before any re-ranking: BM25, then proximity
  * for the best of them; `scoreOf` is a unit's score in that order (the same bits everywhere).
  */
+/** A term that is one letter (`p` of `-p`, `x` of `X-Forwarded-For`). */
+const ONE_LETTER = /^\p{L}$/u;
+const NOT_WORD = /[^\p{L}\p{M}\p{N}]+/u;
+
+/**
+ * The query's terms that score: a one-letter term that is a part of another of the query's
+ * terms the cache holds (`p` beside `-p`, `x` beside `x-forwarded-for`, `c` beside `c++`)
+ * does not, since the whole token already scores where it occurs and the letter alone
+ * matches any text with that letter as a word (`-p` of `mkdir -p` scored twice, once as
+ * `p`, and a page of other `-p` flags outranked the page on `mkdir`). A letter standing alone
+ * in the query, or beside a token the cache lacks (`f` of `F#-specific`), still scores;
+ * digits always do (docs/engine.md "Queries as people write them").
+ */
+export function scoringTerms(index: V1Cache['index'], terms: readonly string[]): string[] {
+  if (!terms.some((t) => ONE_LETTER.test(t))) return [...terms];
+  const held = terms.filter((w) => !ONE_LETTER.test(w) && index.termPostings(w) !== null);
+  return terms.filter((t) => !ONE_LETTER.test(t) || !held.some((w) => w.split(NOT_WORD).includes(t)));
+}
+
 function baseOrder(cache: V1Cache, terms: readonly string[]): {
   ranked: RankedUnits;
   idOf: (u: number) => string;
@@ -349,7 +368,7 @@ function baseOrder(cache: V1Cache, terms: readonly string[]): {
  */
 export function rerankCandidates(cache: V1Cache, query: string, n: number, tail: number): { candidates: { id: string; path: string; base: number; features: readonly number[] }[]; rest: string[] } {
   const { index, manifest } = cache;
-  const { ranked, idOf, order, scoreOf } = baseOrder(cache, queryTermsV1(query));
+  const { ranked, idOf, order, scoreOf } = baseOrder(cache, scoringTerms(cache.index, queryTermsV1(query)));
   const head: number[] = [];
   for (let u = n > 0 ? order.next() : -1; u >= 0; u = head.length < n ? order.next() : -1) head.push(u);
   const pathOf = (u: number): string => (manifest.documents[index.unitDoc(u)] as PackedDocument).path;
@@ -366,7 +385,7 @@ export function rerankCandidates(cache: V1Cache, query: string, n: number, tail:
 function select(cache: V1Cache, query: string, budget: number, scope: BudgetScope, options: ResolveOptions): Json {
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
-  const terms = queryTermsV1(query);
+  const terms = scoringTerms(cache.index, queryTermsV1(query));
   // A cache loaded for one query holds that query's postings only: any other would rank on
   // missing postings, silently. Never the case through the engine (openEngine's `query`).
   const loaded = cache.terms;
