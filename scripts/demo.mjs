@@ -29,7 +29,8 @@ const out = step(['resolve', '--cache', cache, '--query', query, '--budget', bud
 const { documents, selection } = JSON.parse(out);
 process.stdout.write(
   `\nThe JSON above is what an agent receives: ${documents.length} ${documents.length === 1 ? 'entry' : 'entries'}, ` +
-    `${selection.answer_tokens} of ${budget} tokens counted in ${built.tokenizer}, the whole answer included` +
+    `${selection.answer_tokens} of ${budget} tokens counted in ${built.tokenizer}, the whole answer included, ` +
+    `${documents.reduce((n, d) => n + d.tokens, 0)} of them the sections' own text` +
     (selection.omitted === undefined ? '.\n' : `; raise the budget to ${selection.raise_budget_to} to include ${selection.omitted[0]}.\n`),
 );
 process.stdout.write('Every detail of each entry (scores, per-field matches): add --explain. As Markdown: --format markdown.\n');

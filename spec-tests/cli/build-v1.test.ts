@@ -138,7 +138,7 @@ t.test('the spawned bin: `build --engine v1`, then resolve, verify and inspect o
   const lean = spawnContext(['resolve', '--cache', 'c', '--query', 'installing', '--budget', '100', '--budget-scope', 'content'], { cwd: dir });
   t.equal(lean.code, 0, lean.err);
   t.equal((JSON.parse(lean.out) as { documents: { version: string }[] }).documents[0]?.version, versionOf('# Install\n\nRun the installer.\n').slice('sha256:'.length, 'sha256:'.length + 8), 'the version: the first 8 hex digits of the document\'s sha256');
-  t.match(lean.out, /^\{"documents":\[\{"id":"install\.md#install","version":"[0-9a-f]{8}","matched":"installing","content":"# Install\\n\\nRun the installer\.\\n"\}\],"selection":\{"budget":100,"budget_scope":"content","tokens_used":\d+,"matched":1\}\}\n$/);
+  t.match(lean.out, /^\{"documents":\[\{"id":"install\.md#install","version":"[0-9a-f]{8}","matched":"installing","tokens":\d+,"content":"# Install\\n\\nRun the installer\.\\n"\}\],"selection":\{"budget":100,"budget_scope":"content","tokens_used":\d+,"matched":1\}\}\n$/);
   const verified = spawnContext(['verify', '--cache', 'c', '--format', 'json'], { cwd: dir });
   t.equal(verified.code, 0);
   t.match(verified.out, /^\{"cache_version":"sha256:[0-9a-f]{64}","valid":true,"checks":\[\{"name":"manifest","ok":true,"problems":\[\]\},/);

@@ -108,7 +108,7 @@ t.test('seed 001 + issue 9: context.resolve = context resolve for v1 caches, eve
   // default; the lean answer says only the budget, its own size and the matching count.
   for (const [cache, granularity] of [['v1-files', 'file'], ['v1-sections', 'section']] as const) {
     t.match(at('explained', cache, 'deployment', 4000), new RegExp(`"engine":"v1","granularity":"${granularity}","tokenizer":"bytes4","terms":\\["deploy"\\],"budget_scope":"answer","answer_tokens":\\d+\\}\\}\\n$`));
-    t.match(at('lean', cache, 'deployment', 4000), /^\{"documents":\[\{"id":"[^"]+","version":"[0-9a-f]{8}",("under":"[^"]*",)?"matched":"deployment","content":.*\],"selection":\{"budget":4000,"answer_tokens":\d+,"matched":\d+\}\}\n$/);
+    t.match(at('lean', cache, 'deployment', 4000), /^\{"documents":\[\{"id":"[^"]+","version":"[0-9a-f]{8}",("under":"[^"]*",)?"matched":"deployment","tokens":\d+,"content":.*\],"selection":\{"budget":4000,"answer_tokens":\d+,"matched":\d+\}\}\n$/);
     t.match(at('markdown', cache, 'deployment', 4000), /^\[1\] \S+ @[0-9a-f]{8}( \| under: [^|\n]+)? \| matched: deployment\n[\s\S]*\n\(\d+ entr(y|ies) of \d+ matching units?; [0-9,]+ of 4,000 tokens\)\n$/);
   }
   // Item 3: the units a zero budget leaves out are named (explained: id, path, tokens, score;

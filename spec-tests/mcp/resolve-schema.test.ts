@@ -39,8 +39,7 @@ t.test('omitted, raise_budget_to and merged entries pass the outputSchema; wrong
   const [lean, shape, md] = schema.oneOf as [Shape, Shape, Shape];
   t.ok('merged' in (shape.properties['documents']?.items?.properties ?? {}), 'the explained schema names documents[].merged');
   t.ok('omitted' in (shape.properties['selection']?.properties ?? {}) && 'raise_budget_to' in (shape.properties['selection']?.properties ?? {}), 'the explained schema names selection.omitted and raise_budget_to');
-  for (const key of ['id', 'version', 'under', 'matched', 'content']) t.ok(key in (lean.properties['documents']?.items?.properties ?? {}), `the lean schema names documents[].${key}`);
-  t.notOk('tokens' in (lean.properties['documents']?.items?.properties ?? {}), 'the lean schema has no documents[].tokens (explain: true has them)');
+  for (const key of ['id', 'version', 'under', 'matched', 'tokens', 'content']) t.ok(key in (lean.properties['documents']?.items?.properties ?? {}), `the lean schema names documents[].${key}`);
   for (const key of ['budget', 'answer_tokens', 'budget_scope', 'tokens_used', 'over_budget', 'matched', 'omitted', 'raise_budget_to']) t.ok(key in (lean.properties['selection']?.properties ?? {}), `the lean schema names selection.${key}`);
   t.same(md.required, ['markdown'], 'the Markdown branch: {"markdown": TEXT}');
 

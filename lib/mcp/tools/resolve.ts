@@ -74,10 +74,10 @@ const SELECTION = objectOf(
 );
 
 // The lean v1 answer (the default on a v1 cache): per entry id, short version, the headings
-// it sits under, the matched words and the content; the selection's budget, counts, the best
+// it sits under, the matched words, its tokens and the content; the selection's budget, counts, the best
 // omitted unit's id and the budget that takes it.
 const LEAN_DOCUMENT = objectOf(
-  { id: STRING, version: { type: 'string', pattern: '^[0-9a-f]{8}$' }, matched: STRING, content: STRING },
+  { id: STRING, version: { type: 'string', pattern: '^[0-9a-f]{8}$' }, matched: STRING, tokens: COUNT, content: STRING },
   { under: STRING },
   true,
 );
@@ -162,7 +162,7 @@ export const resolveTool: Tool = {
     'a unit that does not fit is skipped, never cut. The best unit left out for the budget is named in selection.omitted (explain: up to 3), and ' +
     'selection.raise_budget_to is a budget that would include it; adjacent sections of one file come as one entry. ' +
     'Each id (PATH, or PATH#SECTION; also in omitted and merged) names the resource context://CACHE/ID (percent-encoded), to read that unit alone. ' +
-    'On caches built by default the answer is lean: each entry is {id, version (8 hex digits of the document\'s sha256), under (the headings above the content), matched (the words of the query it holds), content}; ' +
+    'On caches built by default the answer is lean: each entry is {id, version (8 hex digits of the document\'s sha256), under (the headings above the content), matched (the words of the query it holds), tokens, content}; ' +
     'explain: true adds every detail (score, tokens, per-term field counts, the full version, every count) and costs budget; format "markdown" returns each entry\'s content under a one-line header instead of JSON. ' +
     'Same cache, query and budget: the same answer, byte for byte.',
   legacyDescription:

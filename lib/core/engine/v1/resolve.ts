@@ -448,7 +448,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   // What the budget was charged for the units of `group` (each unit's content and trail).
   const tokensOf = (group: readonly number[]): number => group.reduce((n, u) => n + index.unitTokens(u), 0);
   // The entry of `group` holding `content`: lean (id, short version, the headings above,
-  // matched words, content) or explained (every v0 field, then path, trail and merged).
+  // matched words, tokens, content) or explained (every v0 field, then path, trail and merged).
   const entryWith = (group: readonly number[], best: number, content: string, explain: boolean): Json => {
     const first = group[0] as number;
     const doc = index.unitDoc(first);
@@ -461,6 +461,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         if (under !== '') lean['under'] = under;
       }
       lean['matched'] = matchedWords(query, new Set(matches.map((m) => m.term))) || matches.map((m) => m.term).join(' ');
+      lean['tokens'] = tokensOf(group);
       lean['content'] = content;
       return lean;
     }
