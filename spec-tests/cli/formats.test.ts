@@ -62,3 +62,21 @@ t.test('a Sphinx page as shipped: its body is one unit printed as visible text, 
   const verified = await run(['verify', '--cache', 'cache'], { cwd: dir });
   t.equal(verified.code, 0, 'verify rebuilds the index from the stored page and finds it equal');
 });
+
+t.test("a Sphinx build's source copy (_sources/PAGE.rst.txt) is read as reStructuredText, not as plain text", async (t) => {
+  // Each section long enough to be a unit of its own (small neighbours are merged, docs/engine.md "Units that fit").
+  const filler = (word: string): string => `${Array.from({ length: 60 }, (_, i) => `${word}${i}`).join(' ')}\n`;
+  const rst = `Deploying\n=========\n\nHow the service is shipped.\n\n${filler('ship')}\nRolling back\n------------\n\nRun \`\`deploy --undo\`\` to restore the previous release.\n\n${filler('undo')}`;
+  const dir = t.testdir({ docs: { _sources: { 'deploy.rst.txt': rst }, 'notes.txt': 'Deploying\n=========\n\nMeeting notes.\n' } });
+  const built = await run(['build', '--sources', 'docs', '--cache', 'cache'], { cwd: dir });
+  t.equal(built.code, 0, built.err);
+  t.match(built.out, /"formats":\{"rst":1,"txt":1\},/, 'counted as rST; a plain .txt stays text');
+  const r = await run(['resolve', '--cache', 'cache', '--query', 'restore the previous release', '--budget', '300'], { cwd: dir });
+  t.equal(r.code, 0, r.err);
+  const entry = (JSON.parse(r.out) as { documents: Array<{ id: string; under?: string; content: string }> }).documents[0];
+  t.equal(entry?.id, '_sources/deploy.rst.txt#rolling-back', 'the section, by its docutils id');
+  t.equal(entry?.under, 'Deploying', 'under the page title');
+  t.equal(entry?.content, `Rolling back\n------------\n\nRun \`\`deploy --undo\`\` to restore the previous release.\n\n${filler('undo')}`, 'the section alone');
+  const verified = await run(['verify', '--cache', 'cache'], { cwd: dir });
+  t.equal(verified.code, 0, 'verify rebuilds its index the same way');
+});

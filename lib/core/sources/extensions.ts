@@ -21,12 +21,28 @@ const FORMAT_OF: Readonly<Record<string, DocumentFormat>> = {
 /** Sorted by UTF-8 byte order (build_config records them so). */
 export const DEFAULT_EXTENSIONS: readonly string[] = Object.keys(FORMAT_OF).sort();
 
-/** The format of a path by its extension (any case); a path whose extension is none of them is read as Markdown. */
+/**
+ * Source formats whose files are also published as `NAME.EXT.txt`: Sphinx copies each page's
+ * source to `_sources/PAGE.rst.txt` (or `.md.txt`) beside the HTML it built. Such a file is
+ * read in the format its inner extension names; any other `.txt` is plain text.
+ */
+export const SOURCE_COPY_FORMATS: ReadonlySet<DocumentFormat> = new Set(['markdown', 'rst', 'asciidoc']);
+
+/**
+ * The format of a path by its extension (any case); a path whose extension is none of them is
+ * read as Markdown. `NAME.EXT.txt`, where EXT is a Markdown, reStructuredText or AsciiDoc
+ * extension, is read as EXT (a published copy of a source, SOURCE_COPY_FORMATS).
+ */
 export function formatOfPath(path: string): DocumentFormat {
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');
   if (dot <= slash + 1) return 'markdown';
-  return FORMAT_OF[path.slice(dot + 1).toLowerCase()] ?? 'markdown';
+  const format = FORMAT_OF[path.slice(dot + 1).toLowerCase()] ?? 'markdown';
+  if (format !== 'text') return format;
+  const inner = path.lastIndexOf('.', dot - 1);
+  if (inner <= slash + 1) return format;
+  const copied = FORMAT_OF[path.slice(inner + 1, dot).toLowerCase()];
+  return copied !== undefined && SOURCE_COPY_FORMATS.has(copied) ? copied : format;
 }
 
 /** The name a build's report counts a format's documents under. */

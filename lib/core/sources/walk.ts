@@ -1,9 +1,10 @@
-// The sources of a v1 build: Markdown and MDX files under a root, found by a walk that
-// honours .gitignore files (each applying to its own directory and below, as git reads
+// The sources of a v1 build: the files of the document formats under a root, found by a walk
+// that honours .gitignore files (each applying to its own directory and below, as git reads
 // them), skips `.git`, `node_modules` and hidden entries, and applies --include/--exclude
-// globs (picomatch, matched against the `/`-separated path from the root). Paths come back
-// sorted by UTF-8 byte order. What cannot become a document is listed with a reason,
-// never silently dropped: names that are not UTF-8, special files (FIFOs, sockets...).
+// globs (picomatch, matched against the `/`-separated path from the root); a Sphinx build's
+// copies of its pages' sources are left out beside the pages (withoutSourceCopies). Paths
+// come back sorted by UTF-8 byte order. What cannot become a document is listed with a
+// reason, never silently dropped: names that are not UTF-8, special files (FIFOs, sockets...).
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -46,6 +47,7 @@ export interface SourceListing {
 }
 
 export { DEFAULT_EXTENSIONS } from './extensions.js';
+import { formatOfPath, SOURCE_COPY_FORMATS } from './extensions.js';
 const ALWAYS_SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 
 function extensionOf(name: string): string {
@@ -153,5 +155,31 @@ export function listSources(root: string, options: SourceOptions): SourceListing
   walk(root, '', IgnoreStack.empty());
   sortByBytes(files);
   skipped.sort((a, b) => compareBytes(a.path, b.path));
-  return { files, skipped };
+  return { files: withoutSourceCopies(files), skipped };
+}
+
+const SOURCES_DIR = '_sources/';
+
+/**
+ * `files` without the copies a Sphinx HTML build ships of its pages' sources: `R/_sources/P.EXT.txt`
+ * (EXT a source format, ./extensions.ts) is left out when the page built from it, `R/P.html`,
+ * is among `files`, so each page is read once. A copy whose page is not there (the walk was
+ * pointed at `_sources/` itself, or `--include` kept no HTML) stays, read in its own format.
+ */
+export function withoutSourceCopies(files: readonly string[]): string[] {
+  if (!files.some((f) => f.includes(SOURCES_DIR))) return [...files];
+  const pages = new Set(files.filter((f) => f.toLowerCase().endsWith('.html')));
+  return files.filter((f) => sphinxPageOf(f, pages) === null);
+}
+
+/** The page among `pages` that `path` is Sphinx's source copy of, or null. */
+function sphinxPageOf(path: string, pages: ReadonlySet<string>): string | null {
+  if (!path.toLowerCase().endsWith('.txt') || !SOURCE_COPY_FORMATS.has(formatOfPath(path))) return null;
+  const stem = path.slice(0, path.lastIndexOf('.', path.length - 5));
+  for (let at = stem.indexOf(SOURCES_DIR); at >= 0; at = stem.indexOf(SOURCES_DIR, at + 1)) {
+    if (at > 0 && stem[at - 1] !== '/') continue;
+    const page = `${stem.slice(0, at)}${stem.slice(at + SOURCES_DIR.length)}.html`;
+    if (pages.has(page)) return page;
+  }
+  return null;
 }

@@ -153,3 +153,21 @@ t.test('a missing root is io_error', async (t) => {
   const dir = t.testdir({});
   t.throws(() => listSources(join(dir, 'nope'), OPTIONS), { code: 'io_error' });
 });
+
+t.test('engine.md "Sources": a Sphinx build\'s _sources/P.EXT.txt is left out when its page P.html is read', async (t) => {
+  const dir = t.testdir({
+    html: {
+      'index.html': '<h1>Home</h1>',
+      library: { 'os.html': '<h1>os</h1>' },
+      _sources: { 'index.rst.txt': 'Home\n====\n', library: { 'os.rst.txt': 'os\n==\n', 'gone.rst.txt': 'Gone\n====\n' }, 'notes.txt': 'plain\n' },
+    },
+    book: { _sources: { 'intro.md.txt': '# Intro\n' } },
+  });
+  const listing = listSources(dir, OPTIONS);
+  t.same(listing.files, ['book/_sources/intro.md.txt', 'html/_sources/library/gone.rst.txt', 'html/_sources/notes.txt', 'html/index.html', 'html/library/os.html'],
+    "copies whose page is there are left out; a copy without its page, a plain .txt, and another tree's copies stay");
+  t.same(listing.skipped, [], 'a rule like node_modules: not reported per file');
+  const only = listSources(dir, { ...OPTIONS, include: ['**/*.txt'] });
+  t.same(only.files, ['book/_sources/intro.md.txt', 'html/_sources/index.rst.txt', 'html/_sources/library/gone.rst.txt', 'html/_sources/library/os.rst.txt', 'html/_sources/notes.txt'], 'with no page kept by --include, every copy is read');
+  t.same(listSources(join(dir, 'html', '_sources'), OPTIONS).files, ['index.rst.txt', 'library/gone.rst.txt', 'library/os.rst.txt', 'notes.txt'], 'pointed at _sources itself: read');
+});

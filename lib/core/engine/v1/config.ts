@@ -12,7 +12,9 @@ import type { ProximityParams } from '../../ranking/proximity.js';
 import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
-export const FORMAT_VERSION = '7';
+export const FORMAT_VERSION = '8';
+/** The earlier formats engine v1 wrote, refused with the advice to rebuild (docs/engine.md "Cache format 8"). */
+export const EARLIER_FORMATS: readonly unknown[] = ['2', '3', '4', '5', '6', '7'];
 export const GRANULARITIES = ['file', 'section'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
@@ -115,7 +117,7 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /** The options and ranking a v1 build_config records, or a reason it is not one. */
 export function parseBuildConfig(value: unknown): V1Config | string {
   if (!isObject(value)) return 'build_config is not an object';
-  if (value['engine'] === 'v1' && (value['version'] === '2' || value['version'] === '3' || value['version'] === '4' || value['version'] === '5' || value['version'] === '6')) {
+  if (value['engine'] === 'v1' && EARLIER_FORMATS.includes(value['version'])) {
     return `build_config is engine v1 format ${value['version']}, which this version no longer reads (rebuild it with build --force)`;
   }
   if (value['version'] !== FORMAT_VERSION || value['engine'] !== 'v1') return `build_config is not engine v1 format ${FORMAT_VERSION}`;

@@ -1,4 +1,4 @@
-// Cache format 7 (engine v1): a small manifest and the documents in content-addressed pack
+// Cache format 8 (engine v1): a small manifest and the documents in content-addressed pack
 // files, each pack self-contained: its documents, their index and their contents.
 //
 //   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
@@ -28,7 +28,7 @@ import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json,
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
-import { FORMAT_VERSION, parseBuildConfig, type V1Config } from './config.js';
+import { EARLIER_FORMATS, FORMAT_VERSION, parseBuildConfig, type V1Config } from './config.js';
 import { isLabel } from './label.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -127,7 +127,7 @@ export function isPackRecord(r: unknown): r is PackRecord {
   return isCount(o['documents']) && isCount(o['units']) && isFileRecord(o['head']) && o['head'].bytes <= r.bytes;
 }
 
-/** Whether a parsed manifest declares an engine v1 cache (format 7), which this engine reads. */
+/** Whether a parsed manifest declares an engine v1 cache (format 8), which this engine reads. */
 export function isV1Manifest(manifest: unknown): boolean {
   return isObject(manifest) && isObject(manifest['build_config']) && manifest['build_config']['engine'] === 'v1';
 }
@@ -196,13 +196,13 @@ function examineFields(m: Record<string, unknown>, problems: string[]): PackReco
 }
 
 /** The formats of engine v1 this program has written: it reads FORMAT_VERSION and refuses the others with the advice to rebuild (./config.ts). */
-const WRITTEN_FORMATS: readonly unknown[] = ['2', '3', '4', '5', '6', FORMAT_VERSION];
+const WRITTEN_FORMATS: readonly unknown[] = [...EARLIER_FORMATS, FORMAT_VERSION];
 
 /** Format 2's files beside the manifest (never released): its one index, and at first one pack of every document. */
 export const FORMAT2_FILES = { index: 'index.bin', pack: 'documents.pack' } as const;
 
 /**
- * Whether `text` is a manifest engine v1 wrote, of any format it has written (2 to 6) and
+ * Whether `text` is a manifest engine v1 wrote, of any format it has written (2 to 7) and
  * under any rules it records: readManifest's checks, but for the one that build_config is
  * exactly what this version writes. A cache this version no longer answers from (an
  * earlier format, another analyzer) is still a cache, and `build --force` is how it is
