@@ -6,7 +6,8 @@
 //   `<style>`, `<template>`, `<textarea>`, `<title>`, `<noscript>`, `<iframe>`, `<noembed>`,
 //   `<noframes>`, `<xmp>` (skipped to their closing tag); `<svg>`, `<math>`, `<button>`,
 //   `<select>`; navigation and page chrome: `<nav>`, `<aside>`, any element whose `role` is
-//   `navigation`, `search`, `banner`, `contentinfo` or `complementary`, and a `<header>` or
+//   `navigation`, `search`, `banner`, `contentinfo` or `complementary`, any element of class
+//   `navheader` or `navfooter` (DocBook XSL's navigation tables), and a `<header>` or
 //   `<footer>` that is the page's (not inside an `<article>`, `<section>` or `<main>`); hidden
 //   elements (a `hidden` attribute, `aria-hidden="true"`); comments, doctypes, processing
 //   instructions.
@@ -19,7 +20,8 @@
 // - a heading `<hN>` (outside dropped regions) is a line of N `#`, a space and its text; an
 //   `<a>` inside it whose text has no letter or digit (a permalink mark such as `¶`) is left
 //   out. A heading whose text is empty, or never closed (another opens first, the page ends),
-//   is none (its text stays, as a paragraph).
+//   is none (its text stays, as a paragraph); so is one inside a DocBook admonition
+//   (`<div class="note">` and the like, isAdmonition).
 // - `<pre>` keeps its text verbatim (tags removed, references decoded), fenced with ``` (one
 //   more backtick than its longest run, at least three); inline `<code>` is wrapped in
 //   backticks (not inside a heading, whose text stays plain).
@@ -49,6 +51,24 @@ const RAW = new Set(['script', 'style', 'template', 'textarea', 'title', 'noscri
 /** Elements dropped with their content (matched to their closing tag by nesting depth). */
 const DROPPED = new Set(['nav', 'aside', 'svg', 'math', 'button', 'select']);
 const CHROME_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo', 'complementary']);
+/**
+ * Classes that mark navigation where a generator uses neither `<nav>` nor a role: DocBook XSL's
+ * Prev / Up / Home / Next tables above and below every page (PostgreSQL's manual, among others).
+ */
+const CHROME_CLASSES = new Set(['navheader', 'navfooter']);
+/**
+ * DocBook XSL's admonitions, `<div class="note">` and the like, title themselves with a heading
+ * element (`<h3 class="title">Note</h3>`): a heading inside one is no section title, or every
+ * note would start a section named "Note" holding the rest of the section it sits in.
+ */
+const ADMONITION_CLASSES = new Set(['note', 'tip', 'warning', 'caution', 'important']);
+const MAY_BE_ADMONITION = /note|tip|warning|caution|important/;
+
+function isAdmonition(tag: Tag): boolean {
+  if (tag.name !== 'div' || !MAY_BE_ADMONITION.test(tag.attrs)) return false;
+  const classes = attribute(tag.attrs, 'class');
+  return classes !== null && classes.trim().split(/\s+/).some((c) => ADMONITION_CLASSES.has(c));
+}
 /** Elements that make a page's `<header>` / `<footer>` their own. */
 const SECTIONING = new Set(['article', 'section', 'main']);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
@@ -146,6 +166,8 @@ function drops(tag: Tag, sectioning: number): boolean {
   const role = attribute(tag.attrs, 'role');
   if (role !== null && role.trim().split(/\s+/).some((r) => CHROME_ROLES.has(r.toLowerCase()))) return true;
   if (attribute(tag.attrs, 'hidden') !== null) return true;
+  const classes = tag.attrs.includes('nav') ? attribute(tag.attrs, 'class') : null;
+  if (classes !== null && classes.trim().split(/\s+/).some((c) => CHROME_CLASSES.has(c))) return true;
   const ariaHidden = attribute(tag.attrs, 'aria-hidden');
   return ariaHidden !== null && ariaHidden.trim().toLowerCase() === 'true';
 }
@@ -203,6 +225,8 @@ class Reader {
   private codeDepth = 0;
   /** An id given by a section element, and the output length when it was opened. */
   private sectionId: { id: string; at: number } | null = null;
+  /** Inside a DocBook admonition (isAdmonition): its headings are paragraphs. */
+  private inAdmonition = false;
 
   constructor(
     private readonly src: string,
@@ -223,6 +247,9 @@ class Reader {
     let mainName: string | null = null;
     let mainDepth = 0;
     let sectioning = 0;
+    // The admonition being read (isAdmonition) and its nesting depth.
+    let noteName: string | null = null;
+    let noteDepth = 0;
     const keeping = (): boolean => dropName === null && (!this.mainOnly || mainName !== null);
     while (i < n) {
       const lt = text.indexOf('<', i);
@@ -269,6 +296,7 @@ class Reader {
       }
       if (tag.closing) {
         if (SECTIONING.has(name) && sectioning > 0) sectioning--;
+        if (noteName !== null && name === noteName && --noteDepth === 0) noteName = null;
         if (mainName !== null && name === mainName && --mainDepth === 0) {
           mainName = null;
           if (!this.detect) this.flushInline();
@@ -284,6 +312,11 @@ class Reader {
           continue;
         }
         if (SECTIONING.has(name)) sectioning++;
+        if (noteName !== null && name === noteName) noteDepth++;
+        else if (noteName === null && !this.detect && isAdmonition(tag)) {
+          noteName = name;
+          noteDepth = 1;
+        }
         if (mainName !== null && name === mainName) mainDepth++;
         else if (mainName === null && !VOID.has(name) && isMain(tag)) {
           if (this.detect) return true;
@@ -291,7 +324,10 @@ class Reader {
           mainDepth = 1;
         }
       }
-      if (!this.detect && keeping()) this.tag(tag);
+      if (!this.detect && keeping()) {
+        this.inAdmonition = noteName !== null;
+        this.tag(tag);
+      }
     }
     if (!this.detect) this.finish();
     return false;
@@ -379,7 +415,8 @@ class Reader {
       } else if (name === 'br') this.pre.push('\n');
       return;
     }
-    if (isHeadingName(name)) {
+    // In an admonition a heading is a paragraph (the generic path below), unless one is open.
+    if (isHeadingName(name) && (this.heading !== null || !this.inAdmonition)) {
       if (tag.closing) {
         if (this.heading !== null) this.closeHeading();
       } else {

@@ -76,6 +76,34 @@ t.test('navigation, page chrome, hidden elements and the head are dropped, headi
   t.same(s.headings.map((h) => h.text), ['The article'], "an article's own header and footer are kept; the page's are not");
 });
 
+t.test("DocBook XSL's navigation tables (class navheader / navfooter, no <nav>, no role) are dropped", async (t) => {
+  // The shape of every page of a DocBook XSL build (PostgreSQL's manual among them): a table of
+  // Prev / Up / Home / Next links above the page and below it, marked by class alone.
+  const doc = [
+    '<body id="docContent"><div class="navheader"><table width="100%" summary="Navigation header"><tr><th colspan="5" align="center">VACUUM</th></tr>',
+    '<tr><td><a accesskey="p" href="sql-update.html">Prev</a> </td><td><a accesskey="u" href="sql-commands.html">Up</a></td><th>SQL Commands</th><td><a accesskey="h" href="index.html">Home</a></td><td> <a accesskey="n" href="sql-values.html">Next</a></td></tr></table><hr /></div>',
+    '<div class="refentry" id="SQL-VACUUM"><div class="refnamediv"><h2><span class="refentrytitle">VACUUM</span></h2><p>VACUUM — garbage-collect a database</p></div></div>',
+    '<div class="navfooter"><hr /><table summary="Navigation footer"><tr><td><a href="sql-update.html">Prev</a></td><td>UPDATE</td><td>VALUES</td></tr></table></div></body>',
+  ].join('\n');
+  t.equal(htmlText(doc), '## VACUUM\n\nVACUUM — garbage-collect a database\n');
+  t.equal(htmlText('<div class="x navheader y"><p>nav</p></div><div class="navheaders"><p>kept</p></div><div class="NavHeader"><p>kept too</p></div>'), 'kept\n\nkept too\n',
+    'one class among several; class names compared whole and case-sensitively, as CSS does');
+});
+
+t.test("DocBook XSL's admonitions: the heading that titles a note is no section title", async (t) => {
+  const doc = [
+    '<div class="sect1" id="VACUUM-BASICS"><h2 class="title">Vacuuming Basics</h2><p>Intro.</p>',
+    '<div class="tip"><h3 class="title">Tip</h3><div><p>Tip text.</p></div></div>',
+    '<p>After the tip.</p></div>',
+    '<div class="sect1" id="NEXT"><h2 class="title">Next Steps</h2><div class="note caution-like"><h3>Note</h3><p>n</p></div><h3 id="DEEP">Deep</h3><p>d</p></div>',
+  ].join('');
+  const s = parseHtml(doc);
+  t.equal(s.text, '## Vacuuming Basics\n\nIntro.\n\nTip\n\nTip text.\n\nAfter the tip.\n\n## Next Steps\n\nNote\n\nn\n\n### Deep\n\nd\n');
+  t.same(s.headings.map((h) => [h.level, h.text, h.slug]), [[2, 'Vacuuming Basics', 'VACUUM-BASICS'], [2, 'Next Steps', 'NEXT'], [3, 'Deep', 'DEEP']],
+    "the text after a note stays in its section; a nested div inside the note does not end it early; a heading after it is one again");
+  t.same(parseHtml('<div class="admonition note"><p class="admonition-title">Note</p><p>x</p></div><h2>After</h2>').headings.map((h) => h.text), ['After'], "Sphinx's admonitions (no heading inside) read as before");
+});
+
 t.test('a main region: only its text is kept', async (t) => {
   const doc = '<body><div class="top">Skip to content</div><main><h1>Guide</h1><p>Read this.</p></main><div>Copyright</div></body>';
   t.equal(htmlText(doc), '# Guide\n\nRead this.\n');
