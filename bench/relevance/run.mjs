@@ -12,7 +12,8 @@
 //    page inside it, the right page first, the share of the answer's tokens that come from
 //    wrong pages, the content share (the entries' `content` tokens over the whole printed
 //    answer's tokens) and what the printed answer costs in o200k_base tokens. For three
-//    builds: the default (`context build` without flags, whatever engine that is today),
+//    builds (and the default build's answers printed `--format markdown` too, the rows
+//    `default md`): the default (`context build` without flags, whatever engine that is today),
 //    `--engine v0`, and `--engine v1 --granularity section --tokenizer o200k_base`; and for
 //    a SQLite FTS5 baseline (below). An entry's page is its `id` up to the first '#' (no
 //    other field of an entry is read but `content`). Metric definitions:
@@ -103,13 +104,37 @@ function describe(cache) {
 }
 
 /** `context resolve` as a user types it: the CLI's own code, its stdout bytes. */
-async function resolveCli(cache, query, budget) {
+async function resolveCli(cache, query, budget, extra = []) {
   let out = '';
   let err = '';
   const io = { stdout: (s) => (out += s), stderr: (s) => (err += s), env: {}, cwd: repo };
-  const code = await main(['resolve', '--cache', cache, '--query', query, '--budget', String(budget)], io);
+  const code = await main(['resolve', '--cache', cache, '--query', query, '--budget', String(budget), ...extra], io);
   if (code !== 0) throw new Error(`resolve failed (${code}): ${err}`);
   return out;
+}
+
+/**
+ * The entries of a `--format markdown` answer (docs/engine.md "Three printed forms"): each a
+ * header line `[RANK] ID @VERSION …` (ranks 1, 2, … in turn) and its content, up to the blank
+ * line before the next header or the closing line.
+ */
+function markdownEntries(text) {
+  const lines = text.split('\n');
+  const entries = [];
+  let current = null;
+  for (const line of lines) {
+    const m = /^\[(\d+)\] (\S+) @[0-9a-f]+(?: \| .*)?$/.exec(line);
+    if (m !== null && Number(m[1]) === entries.length + 1) {
+      current = { id: m[2], lines: [] };
+      entries.push(current);
+    } else if (current !== null) current.lines.push(line);
+  }
+  // Each entry's lines end with the blank line before the next header; the last one's with
+  // the blank line and the closing line.
+  return entries.map((e, k) => {
+    const body = e.lines.slice(0, k === entries.length - 1 ? e.lines.length - 3 : e.lines.length - 1);
+    return { id: e.id, content: body.length === 0 ? '' : `${body.join('\n')}\n` };
+  });
 }
 
 const norm = (s) => s.replace(/\s+/gu, ' ').trim();
@@ -122,6 +147,8 @@ const fileOf = (doc) => String(doc.id).split('#')[0].toLowerCase();
 // ---------------------------------------------------------------- 1. answers (devset2, devset3, devset4)
 
 const FTS5 = 'fts5';
+/** The default build's answers printed with `--format markdown` (rows of the full table, not of the side by side). */
+const MARKDOWN = 'default md';
 const FTS5_SCRIPT = join(here, 'fts5_sections.py');
 
 /**
@@ -226,6 +253,14 @@ async function answersOf(devset) {
           const lastRank = docs.length === 0 ? -1 : full.findIndex((d) => d.id === docs[docs.length - 1].id);
           const s = score(q, entries, printed, full, lastRank);
           scores.push({ system: system.name, budget, set, qid: q.qid, ...s, query: q.query, expected_page: q.page, top: docs.slice(0, 3).map((d) => String(d.id)) });
+          if (system === BUILDS[0]) {
+            // The same build and question, answered as Markdown (`--format markdown`).
+            const text = await resolveCli(cache, q.query, budget, ['--format', 'markdown']);
+            const md = markdownEntries(text);
+            const mdEntries = md.map((d) => ({ page: fileOf(d), content: d.content }));
+            const mdLast = md.length === 0 ? -1 : full.findIndex((d) => d.id === md[md.length - 1].id);
+            scores.push({ system: MARKDOWN, budget, set, qid: q.qid, ...score(q, mdEntries, text, full, mdLast), query: q.query, expected_page: q.page, top: md.slice(0, 3).map((d) => d.id) });
+          }
         }
       }
       engine.close();
@@ -272,7 +307,7 @@ function summarize(xs) {
   };
 }
 
-const SYSTEMS = [...BUILDS.map((b) => b.name), FTS5];
+const SYSTEMS = [BUILDS[0].name, MARKDOWN, ...BUILDS.slice(1).map((b) => b.name), FTS5];
 const pct = (n, d) => `${String(n).padStart(3)}/${String(d).padEnd(3)} ${((100 * n) / d).toFixed(0).padStart(3)}%`;
 const share = (x) => (x === null ? '  -  ' : x.toFixed(3));
 
@@ -310,6 +345,7 @@ async function answers() {
   for (const { devset, sets, questions, described } of results) {
     console.log(`Answers: bench/relevance/${devset} (${questions} questions: ${sets.join(', ')}), \`context resolve --budget B\` (no other flag) and FTS5 at the same B`);
     for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
+    console.log(`  ${MARKDOWN.padEnd(13)} = the default build, answered with \`context resolve --budget B --format markdown\``);
     console.log(`  ${FTS5.padEnd(13)} = ${described[FTS5]}`);
     console.log('build         budget ' + 'set'.padEnd(SET_WIDTH) + ' passage in answer  right page in it   right page first   wrong-page tokens  content share  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
     for (const r of rows.filter((x) => x.devset === devset)) {
