@@ -12,8 +12,8 @@
 //    page inside it, the right page first, the share of the answer's tokens that come from
 //    wrong pages, the content share (the entries' `content` tokens over the whole printed
 //    answer's tokens) and what the printed answer costs in o200k_base tokens. For three
-//    builds (and the default build's answers printed `--format markdown` too, the rows
-//    `default md`): the default (`context build` without flags, whatever engine that is today),
+//    builds (and, with --markdown, the default build's answers printed `--format markdown`
+//    too, the rows `default md`): the default (`context build` without flags, whatever engine that is today),
 //    `--engine v0`, and `--engine v1 --granularity section --tokenizer o200k_base`; and for
 //    a SQLite FTS5 baseline (below). An entry's page is its `id` up to the first '#' (no
 //    other field of an entry is read but `content`). Metric definitions:
@@ -36,9 +36,9 @@
 //    for the same three builds and v1 files / v1 sections (bytes4). Queries go through the
 //    same engine code `context resolve` runs.
 //
-// Caches are built by the real CLI (`bin/context build`) into a temporary directory.
+// Caches are built by the real CLI code (`bin/context build`, its bundle, in this process) into a temporary directory.
 //
-//   node bench/relevance/run.mjs [--per-query] [--json FILE] [--budget N] [--only answers|ranking]
+//   node bench/relevance/run.mjs [--per-query] [--json FILE] [--budget N] [--only answers|ranking] [--markdown]
 //
 // --budget N asks the answers at N only (instead of 1000 and 2000).
 import { spawnSync } from 'node:child_process';
@@ -50,7 +50,6 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
-const bin = join(repo, 'bin', 'context');
 const require = createRequire(import.meta.url);
 const { openEngine } = await import(join(repo, 'dist', 'core', 'engine', 'engine.js'));
 const { loadBundle } = await import(join(repo, 'bin', 'load-bundle.mjs'));
@@ -62,6 +61,8 @@ const countO200k = (text) => (text === '' ? 0 : o200k.countTokens(text, ORDINARY
 const args = process.argv.slice(2);
 const flag = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const perQuery = args.includes('--per-query');
+/** Also answer as Markdown (the `default md` rows): opt-in, so the whole run stays under ~35 s. */
+const withMarkdown = args.includes('--markdown');
 const jsonOut = flag('--json');
 const only = flag('--only');
 const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
@@ -86,11 +87,13 @@ const RANKING_EXTRA = [
 ];
 
 const work = mkdtempSync(join(tmpdir(), 'context-relevance-'));
-const env = { ...process.env, SOURCE_DATE_EPOCH: '0' };
-function build(system, corpus, name) {
+/** Builds `corpus` with the real CLI code (the bundle `bin/context` runs, in this process: no process start per build). */
+async function build(system, corpus, name) {
   const cache = join(work, `${system.name.replaceAll(' ', '-')}-${name}`);
-  const r = spawnSync(process.execPath, [bin, 'build', '--sources', corpus, '--cache', cache, ...system.args], { encoding: 'utf8', env });
-  if (r.status !== 0) throw new Error(`build ${system.name} ${name} failed: ${r.stderr}`);
+  let err = '';
+  const io = { stdout: () => {}, stderr: (s) => (err += s), env: { SOURCE_DATE_EPOCH: '0' }, cwd: repo };
+  const code = await main(['build', '--sources', corpus, '--cache', cache, ...system.args], io);
+  if (code !== 0) throw new Error(`build ${system.name} ${name} failed: ${err}`);
   return cache;
 }
 
@@ -241,7 +244,7 @@ async function answersOf(devset) {
   const described = {};
   for (const system of BUILDS) {
     for (const set of sets) {
-      const cache = build(system, join(dir, 'corpus', set), `ans-${devset}-${set}`);
+      const cache = await build(system, join(dir, 'corpus', set), `ans-${devset}-${set}`);
       described[system.name] = describe(cache);
       const engine = openEngine(cache);
       for (const q of questions.filter((x) => x.set === set)) {
@@ -253,7 +256,7 @@ async function answersOf(devset) {
           const lastRank = docs.length === 0 ? -1 : full.findIndex((d) => d.id === docs[docs.length - 1].id);
           const s = score(q, entries, printed, full, lastRank);
           scores.push({ system: system.name, budget, set, qid: q.qid, ...s, query: q.query, expected_page: q.page, top: docs.slice(0, 3).map((d) => String(d.id)) });
-          if (system === BUILDS[0]) {
+          if (withMarkdown && system === BUILDS[0]) {
             // The same build and question, answered as Markdown (`--format markdown`).
             const text = await resolveCli(cache, q.query, budget, ['--format', 'markdown']);
             const md = markdownEntries(text);
@@ -307,7 +310,7 @@ function summarize(xs) {
   };
 }
 
-const SYSTEMS = [BUILDS[0].name, MARKDOWN, ...BUILDS.slice(1).map((b) => b.name), FTS5];
+const SYSTEMS = [BUILDS[0].name, ...(withMarkdown ? [MARKDOWN] : []), ...BUILDS.slice(1).map((b) => b.name), FTS5];
 const pct = (n, d) => `${String(n).padStart(3)}/${String(d).padEnd(3)} ${((100 * n) / d).toFixed(0).padStart(3)}%`;
 const share = (x) => (x === null ? '  -  ' : x.toFixed(3));
 
@@ -345,7 +348,7 @@ async function answers() {
   for (const { devset, sets, questions, described } of results) {
     console.log(`Answers: bench/relevance/${devset} (${questions} questions: ${sets.join(', ')}), \`context resolve --budget B\` (no other flag) and FTS5 at the same B`);
     for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
-    console.log(`  ${MARKDOWN.padEnd(13)} = the default build, answered with \`context resolve --budget B --format markdown\``);
+    if (withMarkdown) console.log(`  ${MARKDOWN.padEnd(13)} = the default build, answered with \`context resolve --budget B --format markdown\``);
     console.log(`  ${FTS5.padEnd(13)} = ${described[FTS5]}`);
     console.log('build         budget ' + 'set'.padEnd(SET_WIDTH) + ' passage in answer  right page in it   right page first   wrong-page tokens  content share  empty  printed o200k mean/max  | passage top-3 unbudgeted  cut by budget');
     for (const r of rows.filter((x) => x.devset === devset)) {
@@ -411,7 +414,7 @@ function metrics(ranked, relevant) {
   };
 }
 
-function ranking() {
+async function ranking() {
   const devset = join(here, 'devset');
   const queries = readFileSync(join(devset, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const repos = [...new Set(queries.map((q) => q.repo))];
@@ -420,7 +423,7 @@ function ranking() {
   for (const system of [...BUILDS, ...RANKING_EXTRA]) {
     const scores = [];
     for (const name of repos) {
-      const engine = openEngine(build(system, join(devset, 'corpus', name), `rank-${name}`));
+      const engine = openEngine(await build(system, join(devset, 'corpus', name), `rank-${name}`));
       for (const q of queries.filter((x) => x.repo === name)) {
         const full = engine.resolve(q.query, HUGE);
         const files = [];
@@ -461,7 +464,7 @@ function ranking() {
 try {
   const out = {};
   if (only !== 'ranking') out.answers = await answers();
-  if (only !== 'answers') out.ranking = ranking();
+  if (only !== 'answers') out.ranking = await ranking();
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(out, null, 2) + '\n');
 } finally {
   rmSync(work, { recursive: true, force: true });
