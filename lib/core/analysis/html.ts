@@ -312,7 +312,8 @@ class Reader {
           continue;
         }
         if (SECTIONING.has(name)) sectioning++;
-        if (noteName !== null && name === noteName) noteDepth++;
+        // A self-closed `<div/>` (XHTML) has no closing tag to balance it.
+        if (noteName !== null && name === noteName && !tag.attrs.endsWith('/')) noteDepth++;
         else if (noteName === null && !this.detect && isAdmonition(tag)) {
           noteName = name;
           noteDepth = 1;

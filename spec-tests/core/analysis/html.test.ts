@@ -102,6 +102,7 @@ t.test("DocBook XSL's admonitions: the heading that titles a note is no section 
   t.same(s.headings.map((h) => [h.level, h.text, h.slug]), [[2, 'Vacuuming Basics', 'VACUUM-BASICS'], [2, 'Next Steps', 'NEXT'], [3, 'Deep', 'DEEP']],
     "the text after a note stays in its section; a nested div inside the note does not end it early; a heading after it is one again");
   t.same(parseHtml('<div class="admonition note"><p class="admonition-title">Note</p><p>x</p></div><h2>After</h2>').headings.map((h) => h.text), ['After'], "Sphinx's admonitions (no heading inside) read as before");
+  t.same(parseHtml('<div class="tip"><h3>Tip</h3><div class="x"/><p>x</p></div><h2>After</h2>').headings.map((h) => h.text), ['After'], 'a self-closed <div/> inside a note (XHTML) does not keep the note open');
 });
 
 t.test('a main region: only its text is kept', async (t) => {
