@@ -64,10 +64,14 @@ const CHROME_CLASSES = new Set(['navheader', 'navfooter']);
 const ADMONITION_CLASSES = new Set(['note', 'tip', 'warning', 'caution', 'important']);
 const MAY_BE_ADMONITION = /note|tip|warning|caution|important/;
 
+/** Whether an attribute's value (null: absent) lists a space-separated token that passes `test`. */
+function hasToken(value: string | null, test: (token: string) => boolean): boolean {
+  return value !== null && value.trim().split(/\s+/).some(test);
+}
+
 function isAdmonition(tag: Tag): boolean {
   if (tag.name !== 'div' || !MAY_BE_ADMONITION.test(tag.attrs)) return false;
-  const classes = attribute(tag.attrs, 'class');
-  return classes !== null && classes.trim().split(/\s+/).some((c) => ADMONITION_CLASSES.has(c));
+  return hasToken(attribute(tag.attrs, 'class'), (c) => ADMONITION_CLASSES.has(c));
 }
 /** Elements that make a page's `<header>` / `<footer>` their own. */
 const SECTIONING = new Set(['article', 'section', 'main']);
@@ -163,19 +167,16 @@ function drops(tag: Tag, sectioning: number): boolean {
   if (DROPPED.has(tag.name)) return true;
   if ((tag.name === 'header' || tag.name === 'footer') && sectioning === 0) return true;
   if (tag.attrs.length === 0) return false;
-  const role = attribute(tag.attrs, 'role');
-  if (role !== null && role.trim().split(/\s+/).some((r) => CHROME_ROLES.has(r.toLowerCase()))) return true;
+  if (hasToken(attribute(tag.attrs, 'role'), (r) => CHROME_ROLES.has(r.toLowerCase()))) return true;
   if (attribute(tag.attrs, 'hidden') !== null) return true;
-  const classes = tag.attrs.includes('nav') ? attribute(tag.attrs, 'class') : null;
-  if (classes !== null && classes.trim().split(/\s+/).some((c) => CHROME_CLASSES.has(c))) return true;
+  if (tag.attrs.includes('nav') && hasToken(attribute(tag.attrs, 'class'), (c) => CHROME_CLASSES.has(c))) return true;
   const ariaHidden = attribute(tag.attrs, 'aria-hidden');
   return ariaHidden !== null && ariaHidden.trim().toLowerCase() === 'true';
 }
 
 function isMain(tag: Tag): boolean {
   if (tag.name === 'main') return true;
-  const role = tag.attrs.length === 0 ? null : attribute(tag.attrs, 'role');
-  return role !== null && role.trim().split(/\s+/).some((r) => r.toLowerCase() === 'main');
+  return tag.attrs.length > 0 && hasToken(attribute(tag.attrs, 'role'), (r) => r.toLowerCase() === 'main');
 }
 
 /** No page without this has a main region (`<main`, or a `main` role). */
