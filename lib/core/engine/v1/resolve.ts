@@ -714,6 +714,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     let spent = baseAt(b);
     let need = 0;
     let spentAtFirstSkip = -1;
+    const spentBefore = new Map<number, number>();
     // Below this much left, no entry can fit: its content (when printed) or the smallest entry seen.
     let floor = printsContent ? minTokens : 1;
     let stoppedAt = 0;
@@ -748,6 +749,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         continue;
       }
       taken.push(u);
+      spentBefore.set(u, spent);
       omitted = next;
       spent += cost + extra;
     }
@@ -759,17 +761,26 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         fitted = { choice, tokens };
         break;
       }
-      if (taken[taken.length - 1] === probe) need = Math.max(need, tokens);
-      taken.pop();
+      const dropped = taken.pop() as number;
+      if (dropped === probe) need = Math.max(need, tokens);
+      // Left out for the budget by the exact count: a skip like any other, so no filler
+      // takes its place below (the rule holds however the unit was found not to fit).
+      const before = spentBefore.get(dropped) as number;
+      if (spentAtFirstSkip < 0 || before < spentAtFirstSkip) spentAtFirstSkip = before;
+      skipped.push(dropped);
+      skipped.sort((x, y) => (rankOf.get(x) as number) - (rankOf.get(y) as number));
     }
     // The estimates count each unit as an entry of its own; adjacent units of one document
     // print as one entry, for less. So the units skipped on an estimate, then those the
     // estimate never reached, get a second try, best first, each kept only when the exact
     // count of the answer with it fits.
+    // A unit the second try leaves out is a skip as well: after one, no filler (the first
+    // loop may have ended with the budget spent, before any skip).
+    let refillSkipped = false;
     const more = function* (): Generator<number> {
       yield* skipped;
       for (let i = stoppedAt, u = unitAt(i); u >= 0; u = unitAt(++i)) {
-        if (skipped.length > 0 && weak(u)) return;
+        if ((skipped.length > 0 || refillSkipped) && weak(u)) return;
         rankOf.set(u, i);
         yield u;
       }
@@ -777,7 +788,10 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     let tries = 0;
     for (const u of more()) {
       if (tries >= REFILL_TRIES || b - fitted.tokens < floor) break;
-      if (printsContent && fitted.tokens + index.unitTokens(u) > b) continue;
+      if (printsContent && fitted.tokens + index.unitTokens(u) > b) {
+        refillSkipped = true;
+        continue;
+      }
       tries++;
       const next = [...taken, u].sort((x, y) => (rankOf.get(x) as number) - (rankOf.get(y) as number));
       const choice = { taken: next, omitted: omittedOf(next) };
@@ -785,7 +799,10 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       if (settled && tokens <= b) {
         taken = next;
         fitted = { choice, tokens };
-      } else if (u === probe) need = Math.max(need, tokens);
+      } else {
+        refillSkipped = true;
+        if (u === probe) need = Math.max(need, tokens);
+      }
     }
     return { choice: fitted.choice, need, tokens: fitted.tokens, spentAtFirstSkip };
   };

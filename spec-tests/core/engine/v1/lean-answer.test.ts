@@ -9,11 +9,14 @@
 //   repository's docs/); an over-budget envelope is flagged in the answer and on stderr;
 //   invalid_budget names the valid form.
 import t from 'tap';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
-import { FILLER_FLOOR, headingsAbove, matchedWords, OMITTED_MAX, OMITTED_MAX_LEAN, SHORT_VERSION_HEX } from '../../../../lib/core/engine/v1/resolve.js';
+import type { F32 } from '../../../../lib/json.js';
+import { openV1 } from '../../../../lib/core/engine/v1/load.js';
+import { FILLER_FLOOR, headingsAbove, matchedWords, OMITTED_MAX, OMITTED_MAX_LEAN, resolveV1, SHORT_VERSION_HEX } from '../../../../lib/core/engine/v1/resolve.js';
 import { resolveText } from '../../../../lib/core/operations/api.js';
 import { resolveTool } from '../../../../lib/mcp/tools/resolve.js';
 import { run } from '../../../cli/harness.js';
@@ -23,6 +26,8 @@ const require = createRequire(import.meta.url);
 const o200k = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
 const count = (text: string): number => (text === '' ? 0 : o200k.countTokens(text, { disallowedSpecial: new Set() }));
 const DOCS = fileURLToPath(new URL('../../../../docs', import.meta.url));
+const BUN_DOCS = fileURLToPath(new URL('../../../../bench/relevance/devset3/corpus/bun', import.meta.url));
+const DEVSET3_QUESTIONS = fileURLToPath(new URL('../../../../bench/relevance/devset3/questions.jsonl', import.meta.url));
 
 interface Lean {
   documents: { id: string; version: string; under?: string; matched: string; tokens: number; content: string }[];
@@ -120,6 +125,42 @@ t.test('item 3: no filler — after a skip, a unit under half the best score is 
   t.equal(smallLean.selection['raise_budget_to'], top!.tokens, 'with the same budget');
   // Without a skip, a weak unit that fits is taken: every matching unit at a large budget.
   t.same((JSON.parse(resolveText(cache, 'kiwi', top!.tokens + notes!.tokens + weak!.tokens, 'json', undefined, 'content')) as Lean).documents.map((d) => d.id), ['kiwi.md', 'kiwi-notes.md', 'weak.md']);
+});
+
+t.test('item 3: no filler on real docs — a unit left out by the exact count or by the second try is a skip too', async (t) => {
+  // The answer scope chooses on estimates, counts the answer exactly and drops its last units
+  // while it is over the budget, then gives the units left out (and those the estimates never
+  // reached) a second try. Until 2026-11-28 only a unit skipped on an estimate counted as a
+  // skip, so after the other two a far weaker unit could take the better one's place (bun's
+  // docs, "bun --watch vs --hot" at 1,700 tokens: bun-apis.mdx#bun-apis~10 at 1.3 beside a
+  // best of 68.2, index.mdx#run-a-file at 34.9 left out). Every question of the set, at
+  // budgets from 300 to 3,000, lean and explained: when a better unit was left out, no entry
+  // scores under FILLER_FLOOR times the best.
+  const dir = t.testdir({});
+  const cache = join(dir, 'cache');
+  await buildV1(BUN_DOCS, cache, { granularity: 'section', tokenizer: 'o200k_base' });
+  const v1 = openV1(cache);
+  const questions = readFileSync(DEVSET3_QUESTIONS, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { set: string; query: string }).filter((q) => q.set === 'bun');
+  t.ok(questions.length >= 20, `${questions.length} questions`);
+  let withOmitted = 0;
+  const weak: string[] = [];
+  for (const { query } of questions) {
+    for (let budget = 300; budget <= 3000; budget += 100) {
+      for (const explain of [false, true]) {
+        // The lean answer's selection, with each entry's score (what --format text prints).
+        // Scores are binary32 values (lib/f32.ts), printed as such.
+        const a = resolveV1(v1, query, budget, 'answer', { explain, returnExplained: true }) as unknown as { documents: { id: string; score: F32 }[]; selection: { omitted?: { score: F32 }[] } };
+        const omitted = a.selection.omitted ?? [];
+        if (omitted.length === 0) continue;
+        withOmitted++;
+        const top = Math.max(...a.documents.map((d) => d.score.value), ...omitted.map((o) => o.score.value));
+        if (!(Number.isFinite(top) && top > 0)) weak.push(`${query} @${budget}: no best score (${top})`);
+        for (const d of a.documents) if (d.score.value < FILLER_FLOOR * top) weak.push(`${query} @${budget}${explain ? ' explained' : ''}: ${d.id} ${d.score.value} < ${FILLER_FLOOR} x ${top}`);
+      }
+    }
+  }
+  t.ok(withOmitted > 100, `${withOmitted} answers left a better unit out`);
+  t.same(weak, [], 'no entry far weaker than the best once a better one was left out');
 });
 
 t.test('the lean answer names the best unit left out, the explained one up to three (OMITTED_MAX_LEAN, OMITTED_MAX)', async (t) => {
