@@ -224,8 +224,10 @@ class Reader {
   private preDepth = 0;
   private code: string[] | null = null;
   private codeDepth = 0;
-  /** An id given by a section element, and the output length when it was opened. */
-  private sectionId: { id: string; at: number } | null = null;
+  /** Ids given by open section elements, innermost last: each with the output length when it opened and the ID_HOLDERS then open. */
+  private readonly sectionIds: { id: string; at: number; depth: number }[] = [];
+  /** Open `section`, `article` and `div` elements (ID_HOLDERS), to know when one with an id has closed. */
+  private holders = 0;
   /** Inside a DocBook admonition (isAdmonition): its headings are paragraphs. */
   private inAdmonition = false;
 
@@ -424,7 +426,8 @@ class Reader {
       } else {
         this.flushInline();
         const own = attribute(tag.attrs, 'id');
-        const given = own !== null && own.trim() !== '' ? own.trim() : this.sectionId !== null && this.sectionId.at === this.length ? this.sectionId.id : null;
+        const open = this.sectionIds[this.sectionIds.length - 1];
+        const given = own !== null && own.trim() !== '' ? own.trim() : open !== undefined && open.at === this.length ? open.id : null;
         this.heading = { level: name.charCodeAt(1) - 0x30, id: given, pieces: [], anchor: -1 };
       }
       return;
@@ -457,9 +460,18 @@ class Reader {
       this.preDepth = 1;
       return;
     }
-    if (!tag.closing && ID_HOLDERS.has(name)) {
-      const id = attribute(tag.attrs, 'id');
-      if (id !== null && id.trim() !== '') this.sectionId = { id: id.trim(), at: this.length };
+    if (ID_HOLDERS.has(name)) {
+      if (!tag.closing) {
+        // A self-closed `<div/>` (XHTML) has no closing tag to balance it.
+        if (!tag.attrs.endsWith('/')) this.holders++;
+        const id = attribute(tag.attrs, 'id');
+        if (id !== null && id.trim() !== '') this.sectionIds.push({ id: id.trim(), at: this.length, depth: this.holders });
+      } else {
+        if (this.holders > 0) this.holders--;
+        // An element with an id has closed: a heading after it is not its first content
+        // (SQLite's pages: `<div id="searchmenu">` holds a search form, no text, then ends).
+        while (this.sectionIds.length > 0 && (this.sectionIds[this.sectionIds.length - 1] as { depth: number }).depth > this.holders) this.sectionIds.pop();
+      }
     }
     // A list inside a list item starts a line, not a paragraph.
     const isList = name === 'ul' || name === 'ol' || name === 'menu';

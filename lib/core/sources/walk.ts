@@ -1,8 +1,9 @@
 // The sources of a v1 build: the files of the document formats under a root, found by a walk
 // that honours .gitignore files (each applying to its own directory and below, as git reads
 // them), skips `.git`, `node_modules` and hidden entries, and applies --include/--exclude
-// globs (picomatch, matched against the `/`-separated path from the root); a Sphinx build's
-// copies of its pages' sources are left out beside the pages (withoutSourceCopies). Paths
+// globs (picomatch, matched against the `/`-separated path from the root); the sources of
+// HTML pages read beside them are left out (withoutSourceCopies: a Sphinx build's copies, a
+// `P.txt` beside `P.html`). Paths
 // come back sorted by UTF-8 byte order. What cannot become a document is listed with a
 // reason, never silently dropped: names that are not UTF-8, special files (FIFOs, sockets...).
 
@@ -161,15 +162,27 @@ export function listSources(root: string, options: SourceOptions): SourceListing
 const SOURCES_DIR = '_sources/';
 
 /**
- * `files` without the copies a Sphinx HTML build ships of its pages' sources: `R/_sources/P.EXT.txt`
- * (EXT a source format, ./extensions.ts) is left out when the page built from it, `R/P.html`,
- * is among `files`, so each page is read once. A copy whose page is not there (the walk was
- * pointed at `_sources/` itself, or `--include` kept no HTML) stays, read in its own format.
+ * `files` without the sources of HTML pages that are read beside them, so each page is read
+ * once, as HTML (its headings, ids and text, where the source would be read as plain text):
+ * - the copies a Sphinx HTML build ships of its pages' sources: `R/_sources/P.EXT.txt` (EXT a
+ *   source format, ./extensions.ts) when `R/P.html` is among `files`; a copy whose page is not
+ *   there (the walk was pointed at `_sources/` itself, or `--include` kept no HTML) stays, read
+ *   in its own format;
+ * - a text file beside the page of the same name: `D/P.txt` when `D/P.html` (or `.htm`) is among `files`
+ *   (git's manual ships `git-commit.txt`, its AsciiDoc source, beside `git-commit.html`; so
+ *   do other AsciiDoc and Markdown builds that name their sources `.txt`).
  */
 export function withoutSourceCopies(files: readonly string[]): string[] {
-  if (!files.some((f) => f.includes(SOURCES_DIR))) return [...files];
-  const pages = new Set(files.filter((f) => f.toLowerCase().endsWith('.html')));
-  return files.filter((f) => sphinxPageOf(f, pages) === null);
+  const pages = new Set(files.filter((f) => /\.html?$/i.test(f)));
+  if (pages.size === 0) return [...files];
+  return files.filter((f) => sphinxPageOf(f, pages) === null && !hasPageBeside(f, pages));
+}
+
+/** Whether `path` is a text file `D/P.txt` (the extension in any case) with `D/P.html` or `D/P.htm` among `pages`. */
+function hasPageBeside(path: string, pages: ReadonlySet<string>): boolean {
+  if (!path.toLowerCase().endsWith('.txt')) return false;
+  const stem = path.slice(0, -'.txt'.length);
+  return pages.has(`${stem}.html`) || pages.has(`${stem}.htm`);
 }
 
 /** The page among `pages` that `path` is Sphinx's source copy of, or null. */

@@ -51,6 +51,12 @@ t.test('unclosed headings are none (their text stays); ids from a section opened
   t.equal(htmlText('a < b'), 'a < b\n');
   t.same(read('<section id="intro">\n<span id="x"></span><h2>Getting started</h2></section>'), [[2, 'Getting started', 'intro']], 'Sphinx: the id is on the section');
   t.same(read('<section id="intro"><p>text</p><h2>Getting started</h2></section>'), [[2, 'Getting started', 'getting-started']], 'not when text comes between');
+  // SQLite's pages: a search box's <div id="searchmenu"> (a form, no text) ends, then the heading.
+  t.same(read('<div id="searchmenu"><form><input name="q"></form></div>\n<h2>Frequently Asked Questions</h2>'), [[2, 'Frequently Asked Questions', 'frequently-asked-questions']], 'nor when the element with the id has closed before the heading');
+  t.same(read('<div id="outer"><div class="inner"></div><h2>T</h2></div>'), [[2, 'T', 'outer']], 'an inner element closing does not end the outer one');
+  t.same(read('<section id="s"><div id="d"></div><h2>T</h2></section>'), [[2, 'T', 's']], 'the innermost id still open');
+  t.same(read('<section id="s"><p>x</p><div id="d"></div><h2>T</h2></section>'), [[2, 'T', 't']], 'and only when no text came since it opened');
+  t.same(read('<div id="d"/><h2>T</h2>'), [[2, 'T', 'd']], 'a self-closed <div/> opens nothing (as before)');
   t.same(read('<h2>Title <a class="headerlink" href="#title">¶</a></h2>'), [[2, 'Title', 'title']], 'a permalink mark is no part of the text');
   t.same(read('<h2><a href="#x">Linked</a> title</h2>'), [[2, 'Linked title', 'linked-title']], 'a link with words is');
 });

@@ -154,6 +154,24 @@ t.test('a missing root is io_error', async (t) => {
   t.throws(() => listSources(join(dir, 'nope'), OPTIONS), { code: 'io_error' });
 });
 
+t.test('engine.md "Sources": a P.txt beside the page P.html is left out (git\'s AsciiDoc sources)', async (t) => {
+  const dir = t.testdir({
+    'git-commit.html': '<h1>git-commit(1)</h1>',
+    'git-commit.txt': 'git-commit(1)\n=============\n',
+    'NOTES.TXT': 'upper case\n',
+    'NOTES.html': '<h1>Notes</h1>',
+    'alone.txt': 'no page\n',
+    'guide.md': '# Guide\n',
+    'guide.html': '<h1>Guide</h1>',
+    sub: { 'git-commit.txt': 'another directory\n', 'page.htm': '<h1>x</h1>', 'page.txt': 'beside .htm\n' },
+  });
+  const listing = listSources(dir, OPTIONS);
+  t.same(listing.files, ['NOTES.html', 'alone.txt', 'git-commit.html', 'guide.html', 'guide.md', 'sub/git-commit.txt', 'sub/page.htm'],
+    'the .txt beside its .html or .htm is left out (its extension in any case); a .txt alone or in another directory, and a .md beside a page, stay');
+  t.same(listing.skipped, [], 'a rule, not reported per file');
+  t.same(listSources(dir, { ...OPTIONS, include: ['**/*.txt'] }).files, ['alone.txt', 'git-commit.txt', 'sub/git-commit.txt', 'sub/page.txt'], 'with no page kept by --include, every text file is read');
+});
+
 t.test('engine.md "Sources": a Sphinx build\'s _sources/P.EXT.txt is left out when its page P.html is read', async (t) => {
   const dir = t.testdir({
     html: {
