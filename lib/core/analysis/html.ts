@@ -17,6 +17,8 @@
 //   runs of whitespace are one space; block elements start new lines, paragraphs and the like
 //   a blank line; `<br>` a new line; list items their own line, `- ` (`1. ` in an `<ol>`),
 //   indented two spaces a nesting level (at most eight); table cells ` | ` apart, a row a line.
+// - before the first heading, a line whose text is all link text (`<a href>`), apart from list
+//   markers and separators, is a site menu or breadcrumb and is dropped (withoutNavigationLines).
 // - a heading `<hN>` (outside dropped regions) is a line of N `#`, a space and its text; an
 //   `<a>` inside it whose text has no letter or digit (a permalink mark such as `¶`) is left
 //   out. A heading whose text is empty, or never closed (another opens first, the page ends),
@@ -228,6 +230,10 @@ class Reader {
   private readonly sectionIds: { id: string; at: number; depth: number }[] = [];
   /** Open `section`, `article` and `div` elements (ID_HOLDERS), to know when one with an id has closed. */
   private holders = 0;
+  /** Open `<a href>` elements outside headings. */
+  private links = 0;
+  /** Before the first heading: the output ranges written inside links, `[start, end]` pairs (navigationLines). */
+  readonly linkRanges: number[] = [];
   /** Inside a DocBook admonition (isAdmonition): its headings are paragraphs. */
   private inAdmonition = false;
 
@@ -383,6 +389,13 @@ class Reader {
     this.marker = '';
     this.gap = '';
     this.emit(s);
+    if (this.links > 0 && this.titles.length === 0) {
+      const end = this.length;
+      const ranges = this.linkRanges;
+      // Adjacent link text (a link's words written one by one) is one range.
+      if (ranges.length > 0 && ranges[ranges.length - 1] === end - s.length) ranges[ranges.length - 1] = end;
+      else ranges.push(end - s.length, end);
+    }
   }
 
   private emit(s: string): void {
@@ -443,6 +456,11 @@ class Reader {
         }
       } else if (name === 'br') this.heading.pieces.push(' ');
       return;
+    }
+    if (name === 'a') {
+      if (tag.closing) {
+        if (this.links > 0) this.links--;
+      } else if (attribute(tag.attrs, 'href') !== null && !tag.attrs.endsWith('/')) this.links++;
     }
     if (name === 'code' || name === 'kbd' || name === 'samp') {
       if (!tag.closing) {
@@ -584,8 +602,74 @@ export function parseHtml(source: string, options: HtmlOptions = {}): HtmlStruct
   const reader = new Reader(source, mainOnly, false);
   reader.run();
   // Joined once from its pieces: a flat string already (analysis/flat-string.ts).
-  const text = reader.result();
+  const read = withoutNavigationLines(reader.result(), reader.titles, reader.blocks, reader.linkRanges);
   const slugger = new Slugger();
-  const headings = finishTitles(reader.titles, (t) => slugger.slug(t), { slugs: options.slugs !== false, ...(options.headingBytes === undefined ? {} : { headingBytes: options.headingBytes }) });
-  return { frontMatter: null, headings, blocks: reader.blocks, text };
+  const headings = finishTitles(read.titles, (t) => slugger.slug(t), { slugs: options.slugs !== false, ...(options.headingBytes === undefined ? {} : { headingBytes: options.headingBytes }) });
+  return { frontMatter: null, headings, blocks: read.blocks, text: read.text };
+}
+
+/** What may stand between the links of a navigation line: list markers, spaces, separators. */
+const NAV_FILLER = /^[\s|>»«›‹·•/,;:\-–—()[\]0-9.]*$/;
+
+/**
+ * The text without the navigation lines before its first heading: a line there whose text is
+ * all link text, apart from list markers, spaces and separators (`|`, `>`, `»`, `·`, `/`, …),
+ * is a site's menu or breadcrumb (Apache's and SQLite's manuals mark theirs with classes and
+ * ids alone: "Modules | Directives | FAQ | Glossary | Sitemap", "- Home", "- About", …), not
+ * the page's words. Blank lines left next to a dropped line are dropped with it; the headings'
+ * and blocks' offsets move with the text. A page without a heading keeps every line.
+ */
+function withoutNavigationLines(text: string, titles: readonly RawTitle[], blocks: readonly number[], links: readonly number[]): { text: string; titles: readonly RawTitle[]; blocks: readonly number[] } {
+  const first = titles[0];
+  if (first === undefined || links.length === 0) return { text, titles, blocks };
+  const kept: string[] = [];
+  // Removed spans of the text before the first heading: [start, end) pairs, in order.
+  const removed: number[] = [];
+  let link = 0;
+  for (let at = 0; at < first.start; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 || nl >= first.start ? first.start : nl + 1;
+    const line = text.slice(at, end);
+    while (link < links.length && (links[link + 1] as number) <= at) link += 2;
+    // The line's characters outside links, and how many are inside.
+    let outside = '';
+    let inside = 0;
+    let pos = at;
+    for (let k = link; k < links.length && (links[k] as number) < end; k += 2) {
+      const start = Math.max(links[k] as number, at);
+      const stop = Math.min(links[k + 1] as number, end);
+      if (start > pos) outside += text.slice(pos, start);
+      if (stop > start) inside += stop - start;
+      pos = Math.max(pos, stop);
+    }
+    if (pos < end) outside += text.slice(pos, end);
+    const blank = line.trim() === '';
+    const afterRemoved = removed.length > 0 && removed[removed.length - 1] === at;
+    const lastKept = kept[kept.length - 1];
+    // A blank line right after a dropped one goes too, where a break is already there.
+    const drop = blank ? afterRemoved && (lastKept === undefined || lastKept.trim() === '') : inside > 0 && NAV_FILLER.test(outside);
+    if (!drop) kept.push(line);
+    else if (afterRemoved) removed[removed.length - 1] = end;
+    else removed.push(at, end);
+    at = end;
+  }
+  if (removed.length === 0) return { text, titles, blocks };
+  let cut = 0;
+  for (let i = 0; i < removed.length; i += 2) cut += (removed[i + 1] as number) - (removed[i] as number);
+  const out = kept.join('') + text.slice(first.start);
+  // Blocks in order: each moves back by the removed text before it (one inside a removed span
+  // lands at the span's start, where the next kept text now begins).
+  const movedBlocks: number[] = [];
+  let span = 0;
+  let shift = 0;
+  for (const b of blocks) {
+    while (span < removed.length && (removed[span + 1] as number) <= b) {
+      shift += (removed[span + 1] as number) - (removed[span] as number);
+      span += 2;
+    }
+    const inSpan = span < removed.length && (removed[span] as number) <= b ? b - (removed[span] as number) : 0;
+    const m = b - shift - inSpan;
+    if (movedBlocks.length === 0 || m > (movedBlocks[movedBlocks.length - 1] as number)) movedBlocks.push(m);
+  }
+  return { text: out, titles: titles.map((t) => ({ ...t, start: t.start - cut, end: t.end - cut })), blocks: movedBlocks };
 }

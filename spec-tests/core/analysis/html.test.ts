@@ -149,3 +149,30 @@ t.test('a Sphinx page as shipped (pytest 7.2.1, reference/exit-codes.html): the 
   const units = splitSections(s.text, s, { splitLevel: 2, minBytes: 256, maxBytes: 2048, mergeMaxBytes: 1024 });
   t.same(units.map((u) => u.slug), ['exit-codes'], 'one unit: the page body');
 });
+
+t.test('engine.md "Sources": before the first heading, a line of nothing but links is a menu or breadcrumb and is dropped', async (t) => {
+  // Apache's manual: a menu paragraph and a breadcrumb above the page's <h1>, marked by id and class alone.
+  const apache = [
+    '<body><div id="page-header"><p class="menu"><a href="../mod/">Modules</a> | <a href="../mod/quickreference.html">Directives</a> | <a href="faq">FAQ</a></p>',
+    '<p class="apache">Apache HTTP Server Version 2.4</p></div>',
+    '<div id="path"><a href="https://www.apache.org/">Apache</a> &gt; <a href="../">HTTP Server</a> &gt; <a href="./">Documentation</a></div>',
+    '<div id="preamble"><h1>Password Formats</h1><p>Notes about the <a href="x.html">formats</a>.</p>',
+    '<p><a href="a.html">Only a link</a> | <a href="b.html">after the heading</a></p></div></body>',
+  ].join('\n');
+  const a = parseHtml(apache);
+  t.equal(a.text, 'Apache HTTP Server Version 2.4\n\n# Password Formats\n\nNotes about the formats.\n\nOnly a link | after the heading\n', 'menu and breadcrumb gone; the words around them and every line after the heading stay');
+  t.same(a.headings.map((h) => a.text.slice(h.start, h.end)), ['# Password Formats\n'], 'the heading\'s span moved with the text');
+  t.ok(a.blocks.every((b) => b === 0 || a.text[b - 1] === '\n'), 'blocks still start lines');
+  t.same(a.blocks.map((b) => a.text.slice(b, b + 6)), ['Apache', '# Pass', 'Notes ', 'Only a'], 'and name the same blocks');
+  // SQLite's pages: a menu list of single links, a tagline without links.
+  const sqlite = '<div class=nosearch><div class="tagline">Small. Fast. Reliable.<br>Choose any three.</div><div class="menu mainmenu"><ul><li><a href="index.html">Home</a><li><a href="about.html">About</a></ul></div></div><h2>Frequently Asked Questions</h2><ul><li><a href="#q1">How do I create an AUTOINCREMENT field?</a></ul>';
+  const s = parseHtml(sqlite);
+  t.equal(s.text, 'Small. Fast. Reliable.\nChoose any three.\n\n## Frequently Asked Questions\n\n- How do I create an AUTOINCREMENT field?\n', 'the menu list goes, the tagline and the list after the heading stay');
+  t.equal(htmlText(sqlite), s.text, 'htmlText is the same text');
+  // What stays.
+  t.equal(htmlText('<p><a href="a">Guide</a> and <a href="b">reference</a></p><h1>T</h1>'), 'Guide and reference\n\n# T\n', 'words between links: not a menu');
+  t.equal(htmlText('<p><a href="a">Home</a> | <a href="b">About</a></p><p>No heading on this page.</p>'), 'Home | About\n\nNo heading on this page.\n', 'a page without a heading keeps every line');
+  t.equal(htmlText('<p><a name="top">Anchor text</a></p><h1>T</h1>'), 'Anchor text\n\n# T\n', 'an <a> without href is no link');
+  t.equal(htmlText('<p><a href="a">Home</a></p>\n<p><a href="b">About</a></p>\n<p>Intro.</p><h1>T</h1>'), 'Intro.\n\n# T\n', 'consecutive link lines go with the blank lines between them');
+  t.equal(htmlText('<p>Intro.</p><p><a href="a">Home</a></p><h1>T</h1>'), 'Intro.\n\n# T\n', 'one blank line stays between what is kept');
+});

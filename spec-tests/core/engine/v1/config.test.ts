@@ -4,7 +4,8 @@
 // small sections merged up to the cap; format 5, front matter in the first unit and
 // leading parts unnamed; format 6, HTML units offsets into the page's source, not its visible
 // text; format 7, a published source copy such as Sphinx's `PAGE.rst.txt` read as plain text;
-// format 8, a page's `P.txt` source read beside it and a closed element's id given to a heading)
+// format 8, a page's `P.txt` source read beside it, a closed element's id given to a heading,
+// menus above an HTML page's first heading kept)
 // cannot be answered from faithfully, so they are refused with the advice to rebuild.
 import t from 'tap';
 import { buildConfig, FORMAT_VERSION, parseBuildConfig, SECTION_RULES } from '../../../../lib/core/engine/v1/config.js';
