@@ -18,7 +18,9 @@
 //   a blank line; `<br>` a new line; list items their own line, `- ` (`1. ` in an `<ol>`),
 //   indented two spaces a nesting level (at most eight); table cells ` | ` apart, a row a line.
 // - before the first heading, a line whose text is all link text (`<a href>`), apart from list
-//   markers and separators, is a site menu or breadcrumb and is dropped (withoutNavigationLines).
+//   markers and separators, is a site menu or breadcrumb and is dropped (withoutNavigationLines);
+//   a first heading that is all one link to the site's home page (isHomeLink) is the site's
+//   name, read as such a line.
 // - a heading `<hN>` (outside dropped regions) is a line of N `#`, a space and its text; an
 //   `<a>` inside it whose text has no letter or digit (a permalink mark such as `¶`) is left
 //   out. A heading whose text is empty, or never closed (another opens first, the page ends),
@@ -221,7 +223,7 @@ class Reader {
   private cell = 0;
   /** The output's length when the last list item or definition opened. */
   private itemAt = -1;
-  private heading: { level: number; id: string | null; pieces: string[]; anchor: number } | null = null;
+  private heading: { level: number; id: string | null; pieces: string[]; anchor: number; home: boolean; homeText: string[] } | null = null;
   private pre: string[] | null = null;
   private preDepth = 0;
   private code: string[] | null = null;
@@ -441,18 +443,22 @@ class Reader {
         const own = attribute(tag.attrs, 'id');
         const open = this.sectionIds[this.sectionIds.length - 1];
         const given = own !== null && own.trim() !== '' ? own.trim() : open !== undefined && open.at === this.length ? open.id : null;
-        this.heading = { level: name.charCodeAt(1) - 0x30, id: given, pieces: [], anchor: -1 };
+        this.heading = { level: name.charCodeAt(1) - 0x30, id: given, pieces: [], anchor: -1, home: false, homeText: [] };
       }
       return;
     }
     if (this.heading !== null) {
       // Inside a heading: a permalink `<a>` (no letter or digit in its text) is left out.
       if (name === 'a') {
-        if (!tag.closing) this.heading.anchor = this.heading.pieces.length;
-        else if (this.heading.anchor >= 0) {
+        if (!tag.closing) {
+          this.heading.anchor = this.heading.pieces.length;
+          this.heading.home = isHomeLink(attribute(tag.attrs, 'href'));
+        } else if (this.heading.anchor >= 0) {
           const added = this.heading.pieces.slice(this.heading.anchor).join('');
           if (!LETTER_OR_DIGIT.test(added)) this.heading.pieces.length = this.heading.anchor;
+          else if (this.heading.home) this.heading.homeText.push(added);
           this.heading.anchor = -1;
+          this.heading.home = false;
         }
       } else if (name === 'br') this.heading.pieces.push(' ');
       return;
@@ -551,10 +557,22 @@ class Reader {
   }
 
   private closeHeading(): void {
-    const h = this.heading as { level: number; id: string | null; pieces: string[] };
+    const h = this.heading as { level: number; id: string | null; pieces: string[]; homeText: string[] };
     this.heading = null;
     const text = h.pieces.join('').replace(SPACES, ' ').trim();
     if (text === '') return;
+    // The page's first heading, all of it a link to the site's home page, is the site's name
+    // in its header (Django's theme: `<div id="hd"><h1><a href="../index.html">Django
+    // documentation</a></h1>`), not a section title: a line of link text, which the menus
+    // rule then drops (withoutNavigationLines) with the menus under it.
+    if (this.titles.length === 0 && h.homeText.length > 0 && h.homeText.join('').replace(SPACES, ' ').trim() === text) {
+      this.breakLine(2);
+      this.links++;
+      this.write(text);
+      this.links--;
+      this.breakLine(2);
+      return;
+    }
     this.marker = '';
     this.breakLine(2);
     // The heading's line starts once the line endings before it are written.
@@ -606,6 +624,13 @@ export function parseHtml(source: string, options: HtmlOptions = {}): HtmlStruct
   const slugger = new Slugger();
   const headings = finishTitles(read.titles, (t) => slugger.slug(t), { slugs: options.slugs !== false, ...(options.headingBytes === undefined ? {} : { headingBytes: options.headingBytes }) });
   return { frontMatter: null, headings, blocks: read.blocks, text: read.text };
+}
+
+/** A link to a site's home page: `/`, `./`, `../../`, `index.html`, `../index.html`, `/index.htm`. */
+const HOME_HREF = /^(?:\/|(?:\.{1,2}\/)+|(?:\/|(?:\.{1,2}\/)*)index\.html?)$/i;
+
+function isHomeLink(href: string | null): boolean {
+  return href !== null && HOME_HREF.test(href.trim());
 }
 
 /** What may stand between the links of a navigation line: list markers, spaces, separators. */

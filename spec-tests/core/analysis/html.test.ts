@@ -176,3 +176,27 @@ t.test('engine.md "Sources": before the first heading, a line of nothing but lin
   t.equal(htmlText('<p><a href="a">Home</a></p>\n<p><a href="b">About</a></p>\n<p>Intro.</p><h1>T</h1>'), 'Intro.\n\n# T\n', 'consecutive link lines go with the blank lines between them');
   t.equal(htmlText('<p>Intro.</p><p><a href="a">Home</a></p><h1>T</h1>'), 'Intro.\n\n# T\n', 'one blank line stays between what is kept');
 });
+
+t.test('engine.md "Sources": a first heading that is all one link to the site\'s home page is the site\'s name, not a section', async (t) => {
+  // Django's theme: the site's name in an <h1> linking home, its menus under it, then the page.
+  const django = [
+    '<div id="hd"><h1><a href="../../index.html">Django 3.2.25 documentation</a></h1>',
+    '<div id="global-nav"><a title="Home page" href="../../index.html">Home</a> | <a href="../../contents.html">Table of contents</a></div>',
+    '<div class="nav">&laquo; <a href="models.html">previous</a> | <a href="../index.html">up</a> | <a href="aggregation.html">next</a> &raquo;</div></div>',
+    '<div id="bd"><div class="section" id="s-making-queries"><span id="making-queries"></span><h1>Making queries<a class="headerlink" href="#making-queries">¶</a></h1>',
+    '<p>Once you have created your data models.</p></div></div>',
+  ].join('\n');
+  const d = parseHtml(django);
+  t.equal(d.text, '# Making queries\n\nOnce you have created your data models.\n', 'the site\'s name and the menus under it are gone');
+  t.same(d.headings.map((h) => [h.text, h.slug, d.text.slice(h.start, h.end)]), [['Making queries', 's-making-queries', '# Making queries\n']]);
+  for (const href of ['/', './', '../', '../../', 'index.html', '../index.html', '/index.htm', 'INDEX.HTML']) {
+    t.same(read(`<h1><a href="${href}">Site</a></h1><h2>Page</h2>`), [[2, 'Page', 'page']], `href="${href}" links home`);
+  }
+  // What stays a heading.
+  t.same(read('<h2><a href="https://github.com/o/r/compare/v1.1.0...v1.2.0">1.2.0</a></h2><p>Fixed</p>'), [[2, '1.2.0', '120']], 'a link elsewhere (a changelog\'s compare link)');
+  t.same(read('<h1><a href="">Here</a></h1>'), [[1, 'Here', 'here']], 'an empty href');
+  t.same(read('<h1><a href="guide/index.html">Guide</a></h1>'), [[1, 'Guide', 'guide']], 'another section\'s index page');
+  t.same(read('<h1>Welcome to <a href="/">Site</a></h1>'), [[1, 'Welcome to Site', 'welcome-to-site']], 'words outside the link');
+  t.same(read('<h1>Page</h1><h2><a href="/">Home</a></h2>'), [[1, 'Page', 'page'], [2, 'Home', 'home']], 'not the first heading');
+  t.equal(htmlText('<h1><a href="/">My site</a></h1><p>No other heading.</p>'), 'My site\n\nNo other heading.\n', 'no heading after it: its text stays, as a line');
+});
