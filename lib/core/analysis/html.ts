@@ -232,9 +232,9 @@ class Reader {
   private readonly sectionIds: { id: string; at: number; depth: number }[] = [];
   /** Open `section`, `article` and `div` elements (ID_HOLDERS), to know when one with an id has closed. */
   private holders = 0;
-  /** Open `<a href>` elements outside headings. */
-  private links = 0;
-  /** Before the first heading: the output ranges written inside links, `[start, end]` pairs (navigationLines). */
+  /** Inside an `<a href>` outside headings (links do not nest: an `<a>` ends any open one, and so does a new line). */
+  private inLink = false;
+  /** Before the first heading: the output ranges written inside links, [start, end) pairs (withoutNavigationLines). */
   readonly linkRanges: number[] = [];
   /** Inside a DocBook admonition (isAdmonition): its headings are paragraphs. */
   private inAdmonition = false;
@@ -391,7 +391,7 @@ class Reader {
     this.marker = '';
     this.gap = '';
     this.emit(s);
-    if (this.links > 0 && this.titles.length === 0) {
+    if (this.inLink && this.titles.length === 0) {
       const end = this.length;
       const ranges = this.linkRanges;
       // Adjacent link text (a link's words written one by one) is one range.
@@ -463,11 +463,7 @@ class Reader {
       } else if (name === 'br') this.heading.pieces.push(' ');
       return;
     }
-    if (name === 'a') {
-      if (tag.closing) {
-        if (this.links > 0) this.links--;
-      } else if (attribute(tag.attrs, 'href') !== null && !tag.attrs.endsWith('/')) this.links++;
-    }
+    if (name === 'a') this.inLink = !tag.closing && attribute(tag.attrs, 'href') !== null && !tag.attrs.endsWith('/');
     if (name === 'code' || name === 'kbd' || name === 'samp') {
       if (!tag.closing) {
         if (this.code === null) {
@@ -503,6 +499,8 @@ class Reader {
     const paragraph = PARAGRAPH.has(name) && !(isList && this.lists.length > (tag.closing ? 1 : 0)) && !(name === 'p' && !tag.closing && this.itemAt === this.length);
     if ((name === 'li' || name === 'dd' || name === 'dt') && !tag.closing) this.itemAt = this.length;
     if (paragraph || LINE.has(name) || isList) {
+      // A link left open ends at the line (browsers would carry it on; the menus rule must not).
+      this.inLink = false;
       if (this.code !== null) this.closeCode();
       this.breakLine(paragraph ? 2 : 1);
     }
@@ -566,10 +564,11 @@ class Reader {
     // documentation</a></h1>`), not a section title: a line of link text, which the menus
     // rule then drops (withoutNavigationLines) with the menus under it.
     if (this.titles.length === 0 && h.homeText.length > 0 && h.homeText.join('').replace(SPACES, ' ').trim() === text) {
+      const inLink = this.inLink;
       this.breakLine(2);
-      this.links++;
+      this.inLink = true;
       this.write(text);
-      this.links--;
+      this.inLink = inLink;
       this.breakLine(2);
       return;
     }

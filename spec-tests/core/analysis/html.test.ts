@@ -200,3 +200,9 @@ t.test('engine.md "Sources": a first heading that is all one link to the site\'s
   t.same(read('<h1>Page</h1><h2><a href="/">Home</a></h2>'), [[1, 'Page', 'page'], [2, 'Home', 'home']], 'not the first heading');
   t.equal(htmlText('<h1><a href="/">My site</a></h1><p>No other heading.</p>'), 'My site\n\nNo other heading.\n', 'no heading after it: its text stays, as a line');
 });
+
+t.test('a link left open does not make the lines after it links: an <a> ends any open one, and so does a new line', async (t) => {
+  t.equal(htmlText('<p><a href="a">Home</a> | <a href="b">About</p><p>The intro paragraph.</p><h1>T</h1>'), 'The intro paragraph.\n\n# T\n', 'an unclosed last link: its line goes, the paragraph after it stays');
+  t.equal(htmlText('<a href="card"><div>A card</div></a><h1>T</h1>'), 'A card\n\n# T\n', 'a link around a block: its block is no link line (kept)');
+  t.equal(htmlText('<p><a href="a">one <a href="b">two</a> words after</p><h1>T</h1>'), 'one two words after\n\n# T\n', 'a nested <a> closes the first: the words after it are no link');
+});
