@@ -14,6 +14,7 @@
 // - when the page has a main region (`<main>`, or an element with `role="main"`, outside the
 //   dropped regions), only the text inside it is kept.
 // - tags are removed, character references decoded (HTML's named references, numeric ones);
+//   a permalink mark (an `<a href="#…">` whose text on one line has no letter or digit) is left out;
 //   runs of whitespace are one space; block elements start new lines, paragraphs and the like
 //   a blank line; `<br>` a new line; list items their own line, `- ` (`1. ` in an `<ol>`),
 //   indented two spaces a nesting level (at most eight); table cells ` | ` apart, a row a line.
@@ -236,6 +237,12 @@ class Reader {
   private inLink = false;
   /** Before the first heading: the output ranges written inside links, [start, end) pairs (withoutNavigationLines). */
   readonly linkRanges: number[] = [];
+  /**
+   * An open `<a href="#…">` outside headings, a permalink mark if its text turns out to have no
+   * letter or digit (Sphinx's `¶` after every API signature): the output's state when it opened,
+   * to take that text back out when it closes.
+   */
+  private mark: { pieces: number; length: number; trailing: number; blocks: number; ranges: number; gap: string; marker: string; need: number; blockNext: boolean } | null = null;
   /** Inside a DocBook admonition (isAdmonition): its headings are paragraphs. */
   private inAdmonition = false;
 
@@ -463,7 +470,12 @@ class Reader {
       } else if (name === 'br') this.heading.pieces.push(' ');
       return;
     }
-    if (name === 'a') this.inLink = !tag.closing && attribute(tag.attrs, 'href') !== null && !tag.attrs.endsWith('/');
+    if (name === 'a') {
+      const href = tag.closing ? null : attribute(tag.attrs, 'href');
+      this.inLink = href !== null && !tag.attrs.endsWith('/');
+      if (tag.closing) this.closeMark();
+      else this.mark = href !== null && href.trim().startsWith('#') ? { pieces: this.out.length, length: this.length, trailing: this.trailing, blocks: this.blocks.length, ranges: this.linkRanges.length, gap: this.gap, marker: this.marker, need: this.need, blockNext: this.blockNext } : null;
+    }
     if (name === 'code' || name === 'kbd' || name === 'samp') {
       if (!tag.closing) {
         if (this.code === null) {
@@ -519,6 +531,24 @@ class Reader {
       if (this.cell > 0 && this.trailing === 0) this.gap = ' | ';
       this.cell++;
     }
+  }
+
+  /** A permalink mark closes: text with no letter or digit, on one line, is taken back out. */
+  private closeMark(): void {
+    const m = this.mark;
+    this.mark = null;
+    if (m === null || this.code !== null || this.length === m.length) return;
+    const added = this.out.slice(m.pieces).join('');
+    if (LETTER_OR_DIGIT.test(added) || added.includes('\n')) return;
+    this.out.length = m.pieces;
+    this.length = m.length;
+    this.trailing = m.trailing;
+    this.blocks.length = m.blocks;
+    this.linkRanges.length = m.ranges;
+    this.gap = m.gap;
+    this.marker = m.marker;
+    this.need = m.need;
+    this.blockNext = m.blockNext;
   }
 
   private closeCode(): void {

@@ -206,3 +206,15 @@ t.test('a link left open does not make the lines after it links: an <a> ends any
   t.equal(htmlText('<a href="card"><div>A card</div></a><h1>T</h1>'), 'A card\n\n# T\n', 'a link around a block: its block is no link line (kept)');
   t.equal(htmlText('<p><a href="a">one <a href="b">two</a> words after</p><h1>T</h1>'), 'one two words after\n\n# T\n', 'a nested <a> closes the first: the words after it are no link');
 });
+
+t.test('engine.md "Sources": a permalink mark outside a heading (an <a href="#..."> with no letter or digit) is left out, as in headings', async (t) => {
+  // Sphinx puts one after every API signature: 11,010 of them in Python 3.11's manual.
+  t.equal(htmlText('<dl><dt id="sqlite3.connect">sqlite3.connect(<em>database</em>)<a class="headerlink" href="#sqlite3.connect" title="Link to this definition">¶</a></dt><dd><p>Open a connection.</p></dd></dl>'), 'sqlite3.connect(database)\nOpen a connection.\n');
+  t.equal(htmlText('<ul><li><a href="#x">¶</a> text after</li></ul>'), '- text after\n', 'a list item keeps its marker');
+  t.equal(htmlText('<p>See <a href="#sec">the section</a>, note <a href="#n1">[1]</a>.</p>'), 'See the section, note [1].\n', 'a link with a letter or a digit stays');
+  t.equal(htmlText('<p><a href="#a"><code>x</code></a> and <a href="other.html">¶</a></p>'), '`x` and ¶\n', 'code stays; a mark linking elsewhere stays');
+  t.equal(htmlText('<p>a<a href="#b"><br>¶</a></p>'), 'a\n¶\n', 'text over more than one line stays');
+  const s = parseHtml('<h2>T</h2><p>x<a href="#p">¶</a></p><p>y</p>');
+  t.equal(s.text, '## T\n\nx\n\ny\n');
+  t.ok(s.blocks.every((b) => b === 0 || s.text[b - 1] === '\n'), 'blocks still start lines');
+});

@@ -5,7 +5,7 @@
 // leading parts unnamed; format 6, HTML units offsets into the page's source, not its visible
 // text; format 7, a published source copy such as Sphinx's `PAGE.rst.txt` read as plain text;
 // format 8, a page's `P.txt` source read beside it, a closed element's id given to a heading,
-// menus above an HTML page's first heading and a first heading naming the site kept)
+// menus above an HTML page's first heading, a first heading naming the site, permalink marks kept)
 // cannot be answered from faithfully, so they are refused with the advice to rebuild.
 import t from 'tap';
 import { buildConfig, FORMAT_VERSION, parseBuildConfig, SECTION_RULES } from '../../../../lib/core/engine/v1/config.js';
