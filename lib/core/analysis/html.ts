@@ -471,10 +471,18 @@ class Reader {
       return;
     }
     if (name === 'a') {
-      const href = tag.closing ? null : attribute(tag.attrs, 'href');
-      this.inLink = href !== null && !tag.attrs.endsWith('/');
-      if (tag.closing) this.closeMark();
-      else this.mark = href !== null && href.trim().startsWith('#') ? { pieces: this.out.length, length: this.length, trailing: this.trailing, blocks: this.blocks.length, ranges: this.linkRanges.length, gap: this.gap, marker: this.marker, need: this.need, blockNext: this.blockNext } : null;
+      if (tag.closing) {
+        this.inLink = false;
+        this.closeMark();
+      } else {
+        // The attribute is read only where it matters (links are many): before the first
+        // heading (the menus rule), or where the tag may link to a place on the page.
+        const early = this.titles.length === 0;
+        const inPage = IN_PAGE_HREF.test(tag.attrs);
+        const href = early || inPage ? attribute(tag.attrs, 'href') : null;
+        this.inLink = early && href !== null && !tag.attrs.endsWith('/');
+        this.mark = inPage && href !== null && href.trim().startsWith('#') ? { pieces: this.out.length, length: this.length, trailing: this.trailing, blocks: this.blocks.length, ranges: this.linkRanges.length, gap: this.gap, marker: this.marker, need: this.need, blockNext: this.blockNext } : null;
+      }
     }
     if (name === 'code' || name === 'kbd' || name === 'samp') {
       if (!tag.closing) {
@@ -654,6 +662,9 @@ export function parseHtml(source: string, options: HtmlOptions = {}): HtmlStruct
   const headings = finishTitles(read.titles, (t) => slugger.slug(t), { slugs: options.slugs !== false, ...(options.headingBytes === undefined ? {} : { headingBytes: options.headingBytes }) });
   return { frontMatter: null, headings, blocks: read.blocks, text: read.text };
 }
+
+/** An `href` that may begin with `#` (a quick test; `attribute` reads the value). */
+const IN_PAGE_HREF = /href\s*=\s*["']?\s*#/i;
 
 /** A link to a site's home page: `/`, `./`, `../../`, `index.html`, `../index.html`, `/index.htm`. */
 const HOME_HREF = /^(?:\/|(?:\.{1,2}\/)+|(?:\/|(?:\.{1,2}\/)*)index\.html?)$/i;
