@@ -52,6 +52,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
 const require = createRequire(import.meta.url);
 const { openEngine } = await import(join(repo, 'dist', 'core', 'engine', 'engine.js'));
+const { resolveText } = await import(join(repo, 'dist', 'core', 'operations', 'api.js'));
+const { CacheMemo } = await import(join(repo, 'dist', 'core', 'operations', 'memo.js'));
 const { loadBundle } = await import(join(repo, 'bin', 'load-bundle.mjs'));
 const { main } = loadBundle().exports;
 const o200k = require('gpt-tokenizer/cjs/encoding/o200k_base');
@@ -107,13 +109,29 @@ function describe(cache) {
 }
 
 /** `context resolve` as a user types it: the CLI's own code, its stdout bytes. */
-async function resolveCli(cache, query, budget, extra = []) {
+async function resolveMain(cache, query, budget, extra = []) {
   let out = '';
   let err = '';
   const io = { stdout: (s) => (out += s), stderr: (s) => (err += s), env: {}, cwd: repo };
   const code = await main(['resolve', '--cache', cache, '--query', query, '--budget', String(budget), ...extra], io);
   if (code !== 0) throw new Error(`resolve failed (${code}): ${err}`);
   return out;
+}
+
+// The same bytes from a cache loaded once (the MCP server's path: its text is the CLI's stdout,
+// spec-tests/mcp), so that the bench does not reload a cache for each of its ~2,000 answers;
+// the first answer of each cache and format is also asked of the CLI and must be identical.
+const memo = new CacheMemo(2);
+const checkedAgainstCli = new Set();
+async function resolveCli(cache, query, budget, extra = []) {
+  const format = extra[0] === '--format' ? extra[1] : 'json';
+  const text = resolveText(cache, query, budget, format, memo);
+  const key = `${cache}\0${format}`;
+  if (!checkedAgainstCli.has(key)) {
+    checkedAgainstCli.add(key);
+    if ((await resolveMain(cache, query, budget, extra)) !== text) throw new Error(`${cache}: the loaded cache's answer differs from the CLI's for ${JSON.stringify(query)}`);
+  }
+  return text;
 }
 
 /**
