@@ -41,7 +41,7 @@
 //   node bench/relevance/run.mjs [--per-query] [--json FILE] [--budget N] [--only answers|ranking] [--markdown]
 //
 // --budget N asks the answers at N only (instead of 1000 and 2000).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -177,12 +177,23 @@ const FTS5_SCRIPT = join(here, 'fts5_sections.py');
  * process: `{ sections: [{ path, text }], rankings: [[index, ...] per question] }`.
  */
 function fts5Rankings(corpus, queries) {
-  const r = spawnSync('python3', [FTS5_SCRIPT, corpus], { input: JSON.stringify(queries), encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`fts5_sections.py ${corpus} failed: ${r.stderr}`);
-  const out = JSON.parse(r.stdout);
-  // The printed form's text: trailing whitespace trimmed so that the join is one blank line.
-  for (const s of out.sections) s.text = s.text.replace(/\s+$/u, '');
-  return out;
+  // Started as the set's other work begins, on a process of its own (a second core works meanwhile).
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', [FTS5_SCRIPT, corpus], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (b) => out.push(b));
+    child.stderr.on('data', (b) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`fts5_sections.py ${corpus} failed: ${Buffer.concat(err).toString('utf8')}`));
+      const parsed = JSON.parse(Buffer.concat(out).toString('utf8'));
+      // The printed form's text: trailing whitespace trimmed so that the join is one blank line.
+      for (const s of parsed.sections) s.text = s.text.replace(/\s+$/u, '');
+      resolve(parsed);
+    });
+    child.stdin.end(JSON.stringify(queries));
+  });
 }
 
 /** A join may merge or split a token or two at the seam; pieces further over are not recounted. */
@@ -260,6 +271,9 @@ async function answersOf(devset) {
   const sets = [...new Set(questions.map((q) => q.set))];
   const scores = [];
   const described = {};
+  const fts5 = new Map(sets.map((set) => [set, fts5Rankings(join(dir, 'corpus', set), questions.filter((x) => x.set === set).map((q) => q.query))]));
+  // A failure is reported where the result is awaited, below, not as an unhandled rejection.
+  for (const pending of fts5.values()) pending.catch(() => {});
   for (const system of BUILDS) {
     for (const set of sets) {
       const cache = await build(system, join(dir, 'corpus', set), `ans-${devset}-${set}`);
@@ -290,7 +304,7 @@ async function answersOf(devset) {
   described[FTS5] = 'SQLite FTS5 sections (Markdown ATX headings, rST titles, HTML h1-h6 as visible text), bm25, OR of the words, greedy packing';
   for (const set of sets) {
     const qs = questions.filter((x) => x.set === set);
-    const { sections, rankings } = fts5Rankings(join(dir, 'corpus', set), qs.map((q) => q.query));
+    const { sections, rankings } = await fts5.get(set);
     const pieceTokens = new Map();
     qs.forEach((q, k) => {
       const full = rankings[k].map((i) => ({ page: sections[i].path.toLowerCase(), content: sections[i].text }));
