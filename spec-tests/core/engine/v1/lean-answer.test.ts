@@ -21,6 +21,7 @@ import { resolveText } from '../../../../lib/core/operations/api.js';
 import { resolveTool } from '../../../../lib/mcp/tools/resolve.js';
 import { run } from '../../../cli/harness.js';
 import { buildV1 } from './fixture.js';
+import { FULL_TESTS, share } from '../../../sizes.js';
 
 const require = createRequire(import.meta.url);
 const o200k = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens(text: string, o: object): number };
@@ -28,6 +29,8 @@ const count = (text: string): number => (text === '' ? 0 : o200k.countTokens(tex
 const DOCS = fileURLToPath(new URL('../../../../docs', import.meta.url));
 const BUN_DOCS = fileURLToPath(new URL('../../../../bench/relevance/devset3/corpus/bun', import.meta.url));
 const DEVSET3_QUESTIONS = fileURLToPath(new URL('../../../../bench/relevance/devset3/questions.jsonl', import.meta.url));
+const ALL_BUDGETS = Array.from({ length: 28 }, (_, i) => 300 + 100 * i);
+const SWEEP_BUDGETS = FULL_TESTS ? ALL_BUDGETS : [...new Set([...share(ALL_BUDGETS), 1700])].sort((a, b) => a - b);
 
 interface Lean {
   documents: { id: string; version: string; under?: string; matched: string; tokens: number; content: string }[];
@@ -135,7 +138,8 @@ t.test('item 3: no filler on real docs — a unit left out by the exact count or
   // docs, "bun --watch vs --hot" at 1,700 tokens: bun-apis.mdx#bun-apis~10 at 1.3 beside a
   // best of 68.2, index.mdx#run-a-file at 34.9 left out). Every question of the set, at
   // budgets from 300 to 3,000, lean and explained: when a better unit was left out, no entry
-  // scores under FILLER_FLOOR times the best.
+  // scores under FILLER_FLOOR times the best. `npm test` asks every fourth budget and 1,700
+  // (the one above); `npm run soak` all 28 (spec-tests/sizes.ts).
   const dir = t.testdir({});
   const cache = join(dir, 'cache');
   await buildV1(BUN_DOCS, cache, { granularity: 'section', tokenizer: 'o200k_base' });
@@ -145,7 +149,7 @@ t.test('item 3: no filler on real docs — a unit left out by the exact count or
   let withOmitted = 0;
   const weak: string[] = [];
   for (const { query } of questions) {
-    for (let budget = 300; budget <= 3000; budget += 100) {
+    for (const budget of SWEEP_BUDGETS) {
       for (const explain of [false, true]) {
         // The lean answer's selection, with each entry's score (what --format text prints).
         // Scores are binary32 values (lib/f32.ts), printed as such.
@@ -159,7 +163,7 @@ t.test('item 3: no filler on real docs — a unit left out by the exact count or
       }
     }
   }
-  t.ok(withOmitted > 100, `${withOmitted} answers left a better unit out`);
+  t.ok(withOmitted > 100, `${withOmitted} answers of ${SWEEP_BUDGETS.length} budgets left a better unit out`);
   t.same(weak, [], 'no entry far weaker than the best once a better one was left out');
 });
 
