@@ -152,7 +152,7 @@ t.test('item 3: no filler on real docs — a unit left out by the exact count or
     for (const budget of SWEEP_BUDGETS) {
       for (const explain of [false, true]) {
         // The lean answer's selection, with each entry's score (what --format text prints).
-        // Scores are binary32 values (lib/f32.ts), printed as such.
+        // Scores are binary32 values (F32, lib/json.ts), compared as printed.
         const a = resolveV1(v1, query, budget, 'answer', { explain, returnExplained: true }) as unknown as { documents: { id: string; score: F32 }[]; selection: { omitted?: { score: F32 }[] } };
         const omitted = a.selection.omitted ?? [];
         if (omitted.length === 0) continue;
