@@ -1,5 +1,6 @@
 // `context resolve --format text`: the SelectionResult for a person. One block per selected
-// entry — rank, id, score, tokens, the units a merged entry joins, then which query terms
+// entry — rank, id, score, tokens, the units a merged entry joins, the other units with its
+// very text (left out: they would repeat it), then which query terms
 // matched where and which stood close together (proximity), and (v1) the first words of its
 // content — then the better units the budget left out, with the budget that would include
 // the first ("raise the budget to N to include X"), and one closing line on the budget.
@@ -44,6 +45,8 @@ function entryLines(rank: number, doc: Obj, idWidth: number): string[] {
   if (trail.length > 0) lines.push(`     in: ${trail.join(' > ')}`);
   const merged = asList(doc['merged']).map((m) => str(asObj(m)['id']));
   if (merged.length > 0) lines.push(`     joins: ${merged.join(' + ')}`);
+  const same = asList(doc['same_text']).map((m) => str(asObj(m)['id']));
+  if (same.length > 0) lines.push(`     same text at: ${same.join(', ')}`);
   const matches = asList(why['matches']);
   if (why['matches'] !== undefined) {
     lines.push(`     matched: ${matches.length === 0 ? 'nothing' : v1Matches(matches)}`);

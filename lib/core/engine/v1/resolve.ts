@@ -402,11 +402,52 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   };
   // The units in selection order, taken from the queue as far as some budget reaches.
   const pulled: number[] = [];
+  // A unit whose text is byte for byte that of a unit ranked above it adds nothing the
+  // answer does not hold: it leaves the order (never taken, omitted or a skip). Two texts
+  // are compared only when their units have the same length and word count (read from the
+  // index), so only such a pair's documents are read.
+  const contentOf = (u: number): string => cache.text(index.unitDoc(u)).slice(index.unitStart(u), index.unitEnd(u));
+  const shapeOf = (u: number): string => `${index.unitEnd(u) - index.unitStart(u)}:${index.unitWordCount(u)}`;
+  const byShape = new Map<string, number[]>();
+  const repeatsAbove = (u: number): boolean => {
+    const key = shapeOf(u);
+    const list = byShape.get(key);
+    if (list === undefined) {
+      byShape.set(key, [u]);
+      return false;
+    }
+    const text = contentOf(u);
+    if (list.some((v) => contentOf(v) === text)) return true;
+    list.push(u);
+    return false;
+  };
+  // Explained answers name, for each entry, every other matching unit with its units' text
+  // (whatever the budget: all matches are looked at, by shape first), in id byte order.
+  let matchedShapes: Map<string, number[]> | null = null;
+  const repeatsOf = (group: readonly number[]): number[] => {
+    if (matchedShapes === null) {
+      matchedShapes = new Map();
+      for (const v of ranked.units) {
+        const key = shapeOf(v);
+        const list = matchedShapes.get(key);
+        if (list === undefined) matchedShapes.set(key, [v]);
+        else list.push(v);
+      }
+    }
+    const out: number[] = [];
+    for (const u of group) {
+      const same = (matchedShapes.get(shapeOf(u)) as number[]).filter((v) => v !== u && !group.includes(v));
+      if (same.length === 0) continue;
+      const text = contentOf(u);
+      for (const v of same) if (!out.includes(v) && contentOf(v) === text) out.push(v);
+    }
+    return out.sort((a, b) => compareBytes(idOf(a), idOf(b)));
+  };
   const unitAt = (i: number): number => {
     while (pulled.length <= i) {
       const u = order.next();
       if (u < 0) return -1;
-      pulled.push(u);
+      if (!repeatsAbove(u)) pulled.push(u);
     }
     return pulled[i] as number;
   };
@@ -487,6 +528,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     };
     if (sections) entry['trail'] = index.unitStrings(first).trail;
     if (group.length > 1) entry['merged'] = group.map((u) => ({ id: idOf(u) }));
+    const repeats = repeatsOf(group);
+    if (repeats.length > 0) entry['same_text'] = repeats.map((u) => ({ id: idOf(u) }));
     return entry;
   };
 
@@ -556,7 +599,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       tokens_used: usedOf(choice.taken),
       documents_considered: index.unitCount,
       documents_selected: list.length,
-      documents_excluded_by_budget: matchedCount - choice.taken.length,
+      documents_excluded_by_budget: matchedCount - choice.taken.length - list.reduce((n: number, e) => n + ((e as { same_text?: Json[] }).same_text?.length ?? 0), 0),
       documents_matched: matchedCount,
       engine: 'v1',
       granularity: manifest.config.options.granularity,

@@ -199,9 +199,11 @@ t.test('engine.md: budget 0, an empty query, a query matching nothing', async (t
 });
 
 t.test('engine.md: ties in score are broken by id in UTF-8 byte order', async (t) => {
-  const same = 'tied words kiwi';
+  // Texts that differ (a repeated text would answer once: "Repeated text") and tie: one
+  // other word each, besides the query's.
+  const tied = (word: string): string => `tied ${word} kiwi`;
   const paths = ['b/x.md', 'B/x.md', 'é.md', 'z.md', '\uFFFD.md', '\u{1F600}.md', 'a b.md'];
-  const dir = t.testdir({ src: { b: { 'x.md': same }, B: { 'x.md': same }, 'é.md': same, 'z.md': same, '\uFFFD.md': same, '\u{1F600}.md': same, 'a b.md': same } });
+  const dir = t.testdir({ src: { b: { 'x.md': tied('apple') }, B: { 'x.md': tied('berry') }, 'é.md': tied('cherry'), 'z.md': tied('grape'), '\uFFFD.md': tied('lemon'), '\u{1F600}.md': tied('mango'), 'a b.md': tied('peach') } });
   await buildV1(join(dir, 'src'), join(dir, 'cache'));
   const a = answerOf(contentText(join(dir, 'cache'), 'kiwi', 1000));
   t.equal(new Set(a.documents.map((d) => d.score)).size, 1, 'all tied');
@@ -214,8 +216,10 @@ t.test('engine.md: with hundreds of tied units (the rank-table path) the order i
   // digits and non-ASCII so that byte order differs from the build's unit order. Both the
   // string comparison (few ties) and the cached rank table (>= 256 ties) must give this.
   const files: Record<string, string> = {};
-  for (let i = 0; i < 300; i++) files[`${['Z', 'a', 'é', 'b'][i % 4]}${String((i * 7919) % 1000).padStart(3, '0')}.md`] = 'tied kiwi words';
-  for (let i = 0; i < 20; i++) files[`hot-${i}.md`] = 'kiwi kiwi words';
+  // Each text differs in one word of letters (a repeated text would answer once).
+  const word = (i: number): string => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26) % 26)}`;
+  for (let i = 0; i < 300; i++) files[`${['Z', 'a', 'é', 'b'][i % 4]}${String((i * 7919) % 1000).padStart(3, '0')}.md`] = `tied kiwi ${word(i)}`;
+  for (let i = 0; i < 20; i++) files[`hot-${i}.md`] = `kiwi kiwi ${word(i)}`;
   const dir = t.testdir({ src: files });
   await buildV1(join(dir, 'src'), join(dir, 'cache'));
   const engine = openEngine(join(dir, 'cache'));
@@ -270,7 +274,7 @@ t.test('engine.md: order uses the printed binary32 value — binary64 difference
     },
     index,
     terms: null,
-    text: () => 'x',
+    text: (d: number) => (d === 0 ? 'x' : 'X'), // two texts: one repeated would answer once
     close: () => undefined,
   };
   const answer = resolveV1(cache, 'x', 10) as unknown as Answer;

@@ -1,0 +1,87 @@
+// Checks docs/engine.md "Repeated text": a unit whose text is byte for byte that of a unit
+// ranked above it leaves the order — never taken, never omitted, never a skip — and the
+// explained answer names every matching unit holding an entry's text (`same_text`, id byte
+// order, whatever the budget). The corpus copies npm's manual in small: one option section
+// printed on three command pages, beside a section that differs from it by one character
+// (same length and word count, so only the texts tell them apart).
+import t from 'tap';
+import { join } from 'node:path';
+import { buildCacheV1 } from '../../../../lib/core/engine/v1/build.js';
+import { openEngine } from '../../../../lib/core/engine/engine.js';
+import { resolveText } from '../../../../lib/core/operations/api.js';
+
+// Each section longer than the 256 bytes under which a section joins its neighbour.
+const OPTION = '## strict-peer-deps\n\nIf set to true, and --legacy-peer-deps is not set, then any conflicting peerDependencies will be treated as an install failure, even if npm could reasonably guess the appropriate resolution based on non-peer dependency relationships.\n\n';
+const NEAR = OPTION.replace('install failure', 'install Failure'); // one letter apart
+const page = (name: string, body: string): string => `# npm ${name}\n\nThe ${name} command installs packages in its own way, read its synopsis first. ${'Its description follows the synopsis and names every option it reads. '.repeat(4)}\n\n${body}`;
+
+interface Doc {
+  id: string;
+  merged?: { id: string }[];
+  same_text?: { id: string }[];
+}
+interface Answer {
+  documents: Doc[];
+  selection: { omitted?: (string | { id: string })[]; matched?: number; documents_matched?: number; documents_excluded_by_budget?: number; answer_tokens: number };
+}
+
+t.test('engine.md "Repeated text": a repeated unit leaves the order; --explain names every copy', async (t) => {
+  const dir = t.testdir({
+    src: {
+      'ci.md': page('ci', OPTION),
+      'install.md': page('install', OPTION),
+      'install-test.md': page('install-test', OPTION),
+      'other.md': page('other', NEAR),
+    },
+  });
+  const cache = join(dir, 'cache');
+  await buildCacheV1({ sources: join(dir, 'src'), cache, force: false, createdAt: '2026-01-01T00:00:00Z', options: { granularity: 'section', tokenizer: 'o200k_base', include: [], exclude: [] } });
+  const engine = openEngine(cache);
+  t.teardown(() => engine.close());
+  const query = 'strict peer deps conflicting failure'; // no page's own words: the copies tie
+  const copies = ['ci.md#strict-peer-deps', 'install-test.md#strict-peer-deps', 'install.md#strict-peer-deps'];
+
+  for (const budget of [60, 120, 400, 1_000_000]) {
+    const lean = engine.resolve(query, budget, 'answer', { explain: false }) as unknown as Answer;
+    const ids = lean.documents.map((d) => d.id);
+    const omitted = (lean.selection.omitted ?? []).map((o) => (typeof o === 'string' ? o : o.id));
+    t.ok(ids.filter((id) => copies.includes(id)).length <= 1, `${budget}: the option's text is printed at most once (${ids.join(', ')})`);
+    t.ok([...ids, ...omitted].filter((id) => copies.includes(id)).length <= 1, `${budget}: no copy is named as left out beside it`);
+    t.ok(lean.selection.answer_tokens <= budget || budget < 100, `${budget}: within the budget`);
+  }
+
+  // A budget that holds every distinct text: each once, and the near copy too. (Adjacent
+  // units of one page print as one entry: `merged` names them.)
+  const all = engine.resolve(query, 1_000_000, 'answer') as unknown as Answer;
+  const unitsOf = (d: Doc): string[] => (d.merged ?? [{ id: d.id }]).map((m) => m.id);
+  const printed = all.documents.flatMap(unitsOf);
+  t.same(printed.filter((id) => id.endsWith('#strict-peer-deps')).sort(), ['ci.md#strict-peer-deps', 'other.md#strict-peer-deps'], 'the option once (its best copy, ties by id), and the text one letter apart');
+  const best = all.documents.find((d) => unitsOf(d).includes('ci.md#strict-peer-deps'));
+  t.same(best?.same_text, [{ id: 'install-test.md#strict-peer-deps' }, { id: 'install.md#strict-peer-deps' }], 'its entry names the other copies, in id byte order');
+  t.equal(all.documents.find((d) => unitsOf(d).includes('other.md#strict-peer-deps'))?.same_text, undefined, 'a text that differs names none');
+  const named = all.documents.reduce((n, d) => n + (d.same_text?.length ?? 0), 0);
+  t.equal(printed.length + named, all.selection.documents_matched, 'every matching unit is printed or named as holding a printed text');
+  t.equal(all.selection.documents_excluded_by_budget, 0, 'the named copies are not counted as left out for the budget');
+
+  // The copies are named whatever the budget: a small explained answer names the same two.
+  // (The explained entry is large: the least budget that holds it is what a 400-token answer
+  // says to raise to; the copies ranked after it were never reached by that choice.)
+  const raise = (engine.resolve(query, 400, 'answer') as unknown as Answer & { selection: { raise_budget_to?: number } }).selection.raise_budget_to as number;
+  const small = engine.resolve(query, raise, 'answer') as unknown as Answer;
+  const smallBest = small.documents.find((d) => unitsOf(d).includes('ci.md#strict-peer-deps'));
+  t.ok(smallBest !== undefined, `${raise} tokens hold the option`);
+  t.same(smallBest?.same_text, best?.same_text, `the same list at ${raise} tokens`);
+
+  // The copy that ranks best answers: asked with "install", a word of install.md's title.
+  const withTitle = engine.resolve('strict peer deps install', 1_000_000, 'answer') as unknown as Answer;
+  const titled = withTitle.documents.find((d) => unitsOf(d).some((id) => copies.includes(id)));
+  t.ok(titled !== undefined && unitsOf(titled).includes('install.md#strict-peer-deps'), 'install.md\'s copy answers when install.md ranks best');
+  t.same(titled?.same_text, [{ id: 'ci.md#strict-peer-deps' }, { id: 'install-test.md#strict-peer-deps' }], 'and names the other two');
+
+  // The text form shows them on the entry.
+  const text = resolveText(cache, query, 1_000_000, 'text');
+  t.match(text, /same text at: install-test\.md#strict-peer-deps, install\.md#strict-peer-deps\n/, '--format text: a "same text at:" line');
+  // The lean answer spends nothing on them.
+  const lean = resolveText(cache, query, 1_000_000, 'json');
+  t.notMatch(lean, /same_text/, 'the lean answer does not list them');
+});
