@@ -407,8 +407,9 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   // are compared only when their units have the same length and word count (read from the
   // index), so only such a pair's documents are read.
   const contentOf = (u: number): string => cache.text(index.unitDoc(u)).slice(index.unitStart(u), index.unitEnd(u));
-  const shapeOf = (u: number): string => `${index.unitEnd(u) - index.unitStart(u)}:${index.unitWordCount(u)}`;
-  const byShape = new Map<string, number[]>();
+  // (A key that two shapes share — past 2^53 — only costs a comparison of texts.)
+  const shapeOf = (u: number): number => index.unitEnd(u) - index.unitStart(u) + index.unitWordCount(u) * 4294967296;
+  const byShape = new Map<number, number[]>();
   const repeatsAbove = (u: number): boolean => {
     const key = shapeOf(u);
     const list = byShape.get(key);
@@ -423,7 +424,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   };
   // Explained answers name, for each entry, every other matching unit with its units' text
   // (whatever the budget: all matches are looked at, by shape first), in id byte order.
-  let matchedShapes: Map<string, number[]> | null = null;
+  let matchedShapes: Map<number, number[]> | null = null;
   const repeatsOf = (group: readonly number[]): number[] => {
     if (matchedShapes === null) {
       matchedShapes = new Map();
