@@ -5,7 +5,8 @@
 // - dropped with everything inside them: `<head>` (to `</head>` or `<body>`); `<script>`,
 //   `<style>`, `<template>`, `<textarea>`, `<title>`, `<noscript>`, `<iframe>`, `<noembed>`,
 //   `<noframes>`, `<xmp>` (skipped to their closing tag); `<svg>`, `<math>`, `<button>`,
-//   `<select>`; navigation and page chrome: `<nav>`, `<aside>`, any element whose `role` is
+//   `<select>`; navigation and page chrome: `<nav>`, an `<aside>` outside the page's main
+//   region (inside it, an aside is content: docutils' footnotes, sidebars, topics), any element whose `role` is
 //   `navigation`, `search`, `banner`, `contentinfo` or `complementary`, any element of class
 //   `navheader` or `navfooter` (DocBook XSL's navigation tables), and a `<header>` or
 //   `<footer>` that is the page's (not inside an `<article>`, `<section>` or `<main>`); hidden
@@ -54,7 +55,7 @@ export interface HtmlStructure extends MarkdownStructure {
 /** Elements whose content is raw text (skipped to their closing tag): never page text. */
 const RAW = new Set(['script', 'style', 'template', 'textarea', 'title', 'noscript', 'iframe', 'noembed', 'noframes', 'xmp']);
 /** Elements dropped with their content (matched to their closing tag by nesting depth). */
-const DROPPED = new Set(['nav', 'aside', 'svg', 'math', 'button', 'select']);
+const DROPPED = new Set(['nav', 'svg', 'math', 'button', 'select']);
 const CHROME_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo', 'complementary']);
 /**
  * Classes that mark navigation where a generator uses neither `<nav>` nor a role: DocBook XSL's
@@ -167,9 +168,14 @@ function pastClosingTag(text: string, name: string, from: number): number {
   return gt < 0 ? text.length : gt + 1;
 }
 
-/** Whether an opening tag drops its element (with its content) as navigation, chrome or hidden. */
-function drops(tag: Tag, sectioning: number): boolean {
+/**
+ * Whether an opening tag drops its element (with its content) as navigation, chrome or hidden.
+ * An `<aside>` is a site's sidebar outside the page's main region, and the page's own content
+ * inside it (docutils writes footnotes, `.. sidebar::` and `.. topic::` as asides).
+ */
+function drops(tag: Tag, sectioning: number, inMain: boolean): boolean {
   if (DROPPED.has(tag.name)) return true;
+  if (tag.name === 'aside' && !inMain) return true;
   if ((tag.name === 'header' || tag.name === 'footer') && sectioning === 0) return true;
   if (tag.attrs.length === 0) return false;
   if (hasToken(attribute(tag.attrs, 'role'), (r) => CHROME_ROLES.has(r.toLowerCase()))) return true;
@@ -324,7 +330,7 @@ class Reader {
           dropName = 'head';
           continue;
         }
-        if (!VOID.has(name) && drops(tag, sectioning) && !((name === 'svg' || name === 'math') && tag.attrs.endsWith('/'))) {
+        if (!VOID.has(name) && drops(tag, sectioning, mainName !== null) && !((name === 'svg' || name === 'math') && tag.attrs.endsWith('/'))) {
           dropName = name;
           dropDepth = 1;
           continue;

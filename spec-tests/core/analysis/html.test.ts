@@ -82,6 +82,30 @@ t.test('navigation, page chrome, hidden elements and the head are dropped, headi
   t.same(s.headings.map((h) => h.text), ['The article'], "an article's own header and footer are kept; the page's are not");
 });
 
+t.test('an <aside> inside the main region is content (docutils footnotes, sidebars, topics); outside it, a sidebar', async (t) => {
+  // docutils >= 0.18 (Sphinx's HTML5 writer) writes footnotes, `.. sidebar::` and `.. topic::`
+  // as <aside> elements inside the page's body: Celery's "Soft, or hard?" on time limits,
+  // Python's abstracts, the Linux kernel's footnote lists. Themes put their site sidebars in
+  // <aside> elements outside the main region.
+  const doc = [
+    '<body><aside class="theme-doc-sidebar"><h3>Docs</h3><ul><li><a href="a.html">A</a></li></ul></aside>',
+    '<div class="body" role="main"><section id="time-limits"><h2>Time Limits</h2>',
+    '<aside class="sidebar"><p class="sidebar-title">Soft, or hard?</p><p>The time limit is set in two values.</p></aside>',
+    '<p>A single task can potentially run forever.<a class="footnote-reference brackets" href="#f1" id="r1" role="doc-noteref"><span class="fn-bracket">[</span>1<span class="fn-bracket">]</span></a></p>',
+    '<aside class="footnote-list brackets"><aside class="footnote brackets" id="f1" role="note"><span class="label">1</span><p>Unless it is killed.</p></aside></aside>',
+    '<aside role="complementary"><p>Ad.</p></aside>',
+    '</section></div>',
+    '<aside class="toc-drawer"><p>On this page</p></aside></body>',
+  ].join('\n');
+  const text = htmlText(doc);
+  t.match(text, /Soft, or hard\?\n\nThe time limit is set in two values\./, 'a sidebar directive inside the main region is kept');
+  t.match(text, /Unless it is killed\./, 'so is a footnote (nested asides)');
+  t.notMatch(text, /Docs|On this page/, 'asides outside the main region are dropped');
+  t.notMatch(text, /Ad\./, 'an aside whose role says complementary is dropped anywhere');
+  t.same(parseHtml(doc).headings.map((h) => h.text), ['Time Limits']);
+  t.equal(htmlText('<p>Body.</p><aside><h3>See also</h3></aside>'), 'Body.\n', 'a page with no main region: an aside is dropped, as before');
+});
+
 t.test("DocBook XSL's navigation tables (class navheader / navfooter, no <nav>, no role) are dropped", async (t) => {
   // The shape of every page of a DocBook XSL build (PostgreSQL's manual among them): a table of
   // Prev / Up / Home / Next links above the page and below it, marked by class alone.

@@ -28,7 +28,7 @@ t.test('engine v1 accepts the manifests it wrote: every format, any recorded rul
   await buildV1(join(dir, 'docs'), join(dir, 'c'));
   const text = readFileSync(join(dir, 'c', 'manifest.json'), 'utf8');
   t.ok(isV1ManifestText(text), 'as built');
-  for (const version of ['3', '4', '5', '6', '7', '8']) t.ok(isV1ManifestText(edited(text, (m) => void (configOf(m)['version'] = version))), `format ${version}`);
+  for (const version of ['3', '4', '5', '6', '7', '8', '9']) t.ok(isV1ManifestText(edited(text, (m) => void (configOf(m)['version'] = version))), `format ${version}`);
   t.ok(isV1ManifestText(edited(text, (m) => void (configOf(m)['analyzer'] = { version: 'older' }))), 'another analyzer');
   const format2 = edited(text, (m) => {
     configOf(m)['version'] = '2';
@@ -40,7 +40,7 @@ t.test('engine v1 accepts the manifests it wrote: every format, any recorded rul
     ['{"cache_version":"x"}', 'the look-alike of the report'],
     ['{ not json', 'not JSON'],
     ['[]', 'not an object'],
-    [edited(text, (m) => void (configOf(m)['version'] = '10')), 'a format never written'],
+    [edited(text, (m) => void (configOf(m)['version'] = '11')), 'a format never written'],
     [edited(text, (m) => void (configOf(m)['engine'] = 'v2')), 'another engine'],
     [edited(text, (m) => void (m['cache_version'] = 'x')), 'a cache_version that is no sha256'],
     [edited(text, (m) => void delete m['files']), 'no files'],

@@ -1,4 +1,4 @@
-// Opens a format-9 cache for answering queries without reading its documents' contents:
+// Opens a format-10 cache for answering queries without reading its documents' contents:
 // the manifest is checked (shape, cache_version recomputed from the packs' heads), every
 // pack must be there with its recorded size, and each pack's head (its document list and
 // index) is read and must match the size and sha256 the manifest records. A document's
@@ -227,7 +227,7 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
   };
 }
 
-/** Opens the format-9 cache at `dir` (reads its manifest first). */
+/** Opens the format-10 cache at `dir` (reads its manifest first). */
 export function openV1(dir: string): V1Cache {
   requireCacheDir(dir);
   return loadV1(dir, readCacheFile(dir, 'manifest.json').toString('utf8'));
