@@ -6,12 +6,12 @@
 //   `<style>`, `<template>`, `<textarea>`, `<title>`, `<noscript>`, `<iframe>`, `<noembed>`,
 //   `<noframes>`, `<xmp>` (skipped to their closing tag); `<svg>`, `<math>`, `<button>`,
 //   `<select>`; navigation and page chrome: `<nav>`, an `<aside>` outside the page's main
-//   region (inside it, an aside is content: docutils' footnotes, sidebars, topics), any element whose `role` is
-//   `navigation`, `search`, `banner`, `contentinfo` or `complementary`, any element of class
-//   `navheader` or `navfooter` (DocBook XSL's navigation tables), and a `<header>` or
-//   `<footer>` that is the page's (not inside an `<article>`, `<section>` or `<main>`); hidden
-//   elements (a `hidden` attribute, `aria-hidden="true"`); comments, doctypes, processing
-//   instructions.
+//   region (inside it, an aside is content: docutils' footnotes, sidebars, topics), any
+//   element whose `role` is `navigation`, `search`, `banner`, `contentinfo` or
+//   `complementary`, any element of class `navheader` or `navfooter` (DocBook XSL's
+//   navigation tables), and a `<header>` or `<footer>` that is the page's (not inside an
+//   `<article>`, `<section>` or `<main>`); hidden elements (a `hidden` attribute,
+//   `aria-hidden="true"`); comments, doctypes, processing instructions.
 // - when the page has a main region (`<main>`, or an element with `role="main"`, outside the
 //   dropped regions), only the text inside it is kept.
 // - tags are removed, character references decoded (HTML's named references, numeric ones);
