@@ -46,7 +46,8 @@ function entryLines(rank: number, doc: Obj, idWidth: number): string[] {
   const merged = asList(doc['merged']).map((m) => str(asObj(m)['id']));
   if (merged.length > 0) lines.push(`     joins: ${merged.join(' + ')}`);
   const same = asList(doc['same_text']).map((m) => str(asObj(m)['id']));
-  if (same.length > 0) lines.push(`     same text at: ${same.join(', ')}`);
+  const sameCount = typeof doc['same_text_count'] === 'number' ? doc['same_text_count'] : same.length;
+  if (same.length > 0) lines.push(`     same text at: ${same.join(', ')}${sameCount > same.length ? ` and ${grouped(sameCount - same.length)} more` : ''}`);
   const matches = asList(why['matches']);
   if (why['matches'] !== undefined) {
     lines.push(`     matched: ${matches.length === 0 ? 'nothing' : v1Matches(matches)}`);

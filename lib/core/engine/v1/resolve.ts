@@ -210,6 +210,14 @@ export const OMITTED_MAX = 3;
  * answer on the dev sets, for no question answered better.
  */
 export const OMITTED_MAX_LEAN = 1;
+/** An explained entry names at most this many units holding its text (`same_text`); `same_text_count` says how many when more do. */
+export const SAME_TEXT_MAX = 3;
+
+/** How many other matching units an explained entry says hold its text. */
+function sameTextCount(entry: Json): number {
+  const e = entry as { same_text?: Json[]; same_text_count?: number };
+  return e.same_text_count ?? e.same_text?.length ?? 0;
+}
 
 export function resolveV1(cache: V1Cache, query: string, budget: number, scope: BudgetScope = 'content', options: ResolveOptions = {}): Json {
   try {
@@ -236,6 +244,7 @@ function nearFirst(
   queue: UnitQueue,
   p: ProximityParams,
   compare: (a: number, b: number) => number,
+  textOf: (doc: number) => string,
 ): { next: () => number; scores: Map<number, number>; windows: Map<number, Window> } {
   const { index } = cache;
   const head: number[] = [];
@@ -255,7 +264,7 @@ function nearFirst(
   const scores = new Map<number, number>();
   const windows = new Map<number, Window>();
   for (const u of head) {
-    const text = cache.text(index.unitDoc(u));
+    const text = textOf(index.unitDoc(u));
     const end = index.unitEnd(u);
     if (end > text.length) throw new ContextError('cache_invalid', 'index: a unit lies outside its document');
     const at: number[] = [];
@@ -343,7 +352,7 @@ export function scoringTerms(index: V1Cache['index'], terms: readonly string[]):
  * The units matching `terms` in selection order before any re-ranking: BM25, then proximity
  * for the best of them; `scoreOf` is a unit's score in that order (the same bits everywhere).
  */
-function baseOrder(cache: V1Cache, terms: readonly string[]): {
+function baseOrder(cache: V1Cache, terms: readonly string[], textOf: (doc: number) => string = (doc) => cache.text(doc)): {
   ranked: RankedUnits;
   idOf: (u: number) => string;
   order: { next: () => number; scores: Map<number, number>; windows: Map<number, Window> };
@@ -356,7 +365,7 @@ function baseOrder(cache: V1Cache, terms: readonly string[]): {
   const compare = compareUnitIds(cache, idOf);
   const queue = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
   const proximity = params.proximity ?? null;
-  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare);
+  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare, textOf);
   const scoreOf = (u: number): number => order.scores.get(u) ?? (ranked.scores[u] as number);
   return { ranked, idOf, order, scoreOf };
 }
@@ -390,7 +399,18 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   // missing postings, silently. Never the case through the engine (openEngine's `query`).
   const loaded = cache.terms;
   if (loaded !== null && terms.some((t) => !loaded.has(t))) throw new ContextError('internal_error', 'the cache was loaded for another query');
-  const { ranked, idOf, order, scoreOf } = baseOrder(cache, terms);
+  // The documents' texts this answer reads, each read once per answer: a document too large
+  // for the cache's own memo (load.ts) is not read again for each of its units.
+  const docTexts = new Map<number, string>();
+  const textOf = (doc: number): string => {
+    let text = docTexts.get(doc);
+    if (text === undefined) {
+      text = cache.text(doc);
+      docTexts.set(doc, text);
+    }
+    return text;
+  };
+  const { ranked, idOf, order, scoreOf } = baseOrder(cache, terms, textOf);
   const docs = manifest.documents;
   const matchedCount = ranked.units.length;
   const proximity = params.proximity ?? null;
@@ -403,29 +423,31 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   // The units in selection order, taken from the queue as far as some budget reaches.
   const pulled: number[] = [];
   // A unit whose text is byte for byte that of a unit ranked above it adds nothing the
-  // answer does not hold: it leaves the order (never taken, omitted or a skip). Two texts
-  // are compared only when their units have the same length and word count (read from the
-  // index), so only such a pair's documents are read.
-  const contentOf = (u: number): string => cache.text(index.unitDoc(u)).slice(index.unitStart(u), index.unitEnd(u));
+  // answer does not hold: it leaves the order (never taken, omitted or a skip). Texts are
+  // read only for units that share a shape — the same length and word count, read from the
+  // index — with another, and then looked up by text, so each pulled unit costs one lookup.
+  const contentOf = (u: number): string => textOf(index.unitDoc(u)).slice(index.unitStart(u), index.unitEnd(u));
   // (A key that two shapes share — past 2^53 — only costs a comparison of texts.)
   const shapeOf = (u: number): number => index.unitEnd(u) - index.unitStart(u) + index.unitWordCount(u) * 4294967296;
-  const byShape = new Map<number, number[]>();
+  const byShape = new Map<number, { first: number; texts: Map<string, number> | null }>();
   const repeatsAbove = (u: number): boolean => {
     const key = shapeOf(u);
-    const list = byShape.get(key);
-    if (list === undefined) {
-      byShape.set(key, [u]);
+    const shape = byShape.get(key);
+    if (shape === undefined) {
+      byShape.set(key, { first: u, texts: null });
       return false;
     }
+    if (shape.texts === null) shape.texts = new Map([[contentOf(shape.first), shape.first]]);
     const text = contentOf(u);
-    if (list.some((v) => contentOf(v) === text)) return true;
-    list.push(u);
+    if (shape.texts.has(text)) return true;
+    shape.texts.set(text, u);
     return false;
   };
   // Explained answers name, for each entry, every other matching unit with its units' text
   // (whatever the budget: all matches are looked at, by shape first), in id byte order.
   let matchedShapes: Map<number, number[]> | null = null;
-  const repeatsOf = (group: readonly number[]): number[] => {
+  const matchedTexts = new Map<number, Map<string, number[]>>();
+  const copiesOf = (u: number): readonly number[] => {
     if (matchedShapes === null) {
       matchedShapes = new Map();
       for (const v of ranked.units) {
@@ -435,14 +457,26 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         else list.push(v);
       }
     }
-    const out: number[] = [];
-    for (const u of group) {
-      const same = (matchedShapes.get(shapeOf(u)) as number[]).filter((v) => v !== u && !group.includes(v));
-      if (same.length === 0) continue;
-      const text = contentOf(u);
-      for (const v of same) if (!out.includes(v) && contentOf(v) === text) out.push(v);
+    const key = shapeOf(u);
+    const same = matchedShapes.get(key) as number[];
+    if (same.length === 1) return same;
+    let texts = matchedTexts.get(key);
+    if (texts === undefined) {
+      texts = new Map();
+      for (const v of same) {
+        const text = contentOf(v);
+        const list = texts.get(text);
+        if (list === undefined) texts.set(text, [v]);
+        else list.push(v);
+      }
+      matchedTexts.set(key, texts);
     }
-    return out.sort((a, b) => compareBytes(idOf(a), idOf(b)));
+    return texts.get(contentOf(u)) as number[];
+  };
+  const repeatsOf = (group: readonly number[]): number[] => {
+    const out = new Set<number>();
+    for (const u of group) for (const v of copiesOf(u)) if (!group.includes(v)) out.add(v);
+    return [...out].sort((a, b) => compareBytes(idOf(a), idOf(b)));
   };
   const unitAt = (i: number): number => {
     while (pulled.length <= i) {
@@ -458,8 +492,6 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
 
   const v0Terms = queryTerms(query);
   const sections = manifest.config.options.granularity === 'section';
-  // Read and verified once, then kept by the cache (load.ts).
-  const textOf = (doc: number): string => cache.text(doc);
 
   // One entry: the units of `group` (one document, adjacent, in reading order), standing at
   // the rank of `best`, whose score and why it carries. Built once per group and form.
@@ -530,7 +562,8 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     if (sections) entry['trail'] = index.unitStrings(first).trail;
     if (group.length > 1) entry['merged'] = group.map((u) => ({ id: idOf(u) }));
     const repeats = repeatsOf(group);
-    if (repeats.length > 0) entry['same_text'] = repeats.map((u) => ({ id: idOf(u) }));
+    if (repeats.length > 0) entry['same_text'] = repeats.slice(0, SAME_TEXT_MAX).map((u) => ({ id: idOf(u) }));
+    if (repeats.length > SAME_TEXT_MAX) entry['same_text_count'] = repeats.length;
     return entry;
   };
 
@@ -600,7 +633,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
       tokens_used: usedOf(choice.taken),
       documents_considered: index.unitCount,
       documents_selected: list.length,
-      documents_excluded_by_budget: matchedCount - choice.taken.length - list.reduce((n: number, e) => n + ((e as { same_text?: Json[] }).same_text?.length ?? 0), 0),
+      documents_excluded_by_budget: matchedCount - choice.taken.length - list.reduce((n: number, e) => n + sameTextCount(e), 0),
       documents_matched: matchedCount,
       engine: 'v1',
       granularity: manifest.config.options.granularity,

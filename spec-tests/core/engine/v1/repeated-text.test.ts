@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { buildCacheV1 } from '../../../../lib/core/engine/v1/build.js';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
 import { resolveText } from '../../../../lib/core/operations/api.js';
+import { openV1, type V1Cache } from '../../../../lib/core/engine/v1/load.js';
+import { resolveV1 } from '../../../../lib/core/engine/v1/resolve.js';
 
 // Each section longer than the 256 bytes under which a section joins its neighbour.
 const OPTION = '## strict-peer-deps\n\nIf set to true, and --legacy-peer-deps is not set, then any conflicting peerDependencies will be treated as an install failure, even if npm could reasonably guess the appropriate resolution based on non-peer dependency relationships.\n\n';
@@ -84,4 +86,43 @@ t.test('engine.md "Repeated text": a repeated unit leaves the order; --explain n
   // The lean answer spends nothing on them.
   const lean = resolveText(cache, query, 1_000_000, 'json');
   t.notMatch(lean, /same_text/, 'the lean answer does not list them');
+});
+
+t.test('engine.md "Repeated text": many copies are named up to 3, counted, and each document is read once per answer', async (t) => {
+  // One option section repeated on 10 pages, and one page of 2,000 identical sections: before
+  // the texts were looked up per shape and each document read once per answer, the big page
+  // was read again for every unit compared (the soak's 100 MB page did not answer in 5 min).
+  const src: Record<string, string> = {};
+  for (let i = 0; i < 10; i++) src[`cmd-${String(i).padStart(2, '0')}.md`] = page(`cmd-${i}`, OPTION);
+  src['big.md'] = Array.from({ length: 2000 }, () => `## Kiwi\n\nThe kiwi section says the same thing every time, ${'over and over, '.repeat(16)}kiwi.\n\n`).join('');
+  const dir = t.testdir({ src });
+  const cacheDir = join(dir, 'cache');
+  await buildCacheV1({ sources: join(dir, 'src'), cache: cacheDir, force: false, createdAt: '2026-01-01T00:00:00Z', options: { granularity: 'section', tokenizer: 'o200k_base', include: [], exclude: [] } });
+
+  const cache = openV1(cacheDir);
+  t.teardown(() => cache.close());
+  const reads = new Map<number, number>();
+  const counted: V1Cache = { ...cache, text: (doc: number) => (reads.set(doc, (reads.get(doc) ?? 0) + 1), cache.text(doc)) };
+  const bigDoc = cache.manifest.documents.findIndex((d) => d.path === 'big.md');
+  for (const [budget, explain] of [[2000, false], [2000, true], [1_000_000, false]] as const) {
+    reads.clear();
+    const answer = resolveV1(counted, 'kiwi', budget, 'answer', { explain }) as unknown as Answer & { documents: (Doc & { same_text_count?: number })[] };
+    t.equal(answer.documents.length, 1, `${budget}${explain ? ', explained' : ''}: the repeated section once`);
+    t.equal(reads.get(bigDoc), 1, `${budget}${explain ? ', explained' : ''}: big.md read once for the answer (${reads.get(bigDoc)})`);
+    if (explain) {
+      t.equal(answer.documents[0]?.same_text?.length, 3, 'three copies named');
+      t.equal(answer.documents[0]?.same_text_count, 1999, 'and all 1,999 counted');
+      t.equal(answer.selection.documents_excluded_by_budget, 0, 'none counted as left out for the budget');
+    }
+  }
+
+  // The option on ten pages: the explained entry names three, counts nine.
+  const engine = openEngine(cacheDir);
+  t.teardown(() => engine.close());
+  const explained = engine.resolve('strict peer deps conflicting failure', 1_000_000, 'answer') as unknown as Answer & { documents: (Doc & { same_text_count?: number })[] };
+  const option = explained.documents.find((d) => (d.merged ?? [{ id: d.id }]).some((m) => m.id === 'cmd-00.md#strict-peer-deps'));
+  t.same(option?.same_text, [{ id: 'cmd-01.md#strict-peer-deps' }, { id: 'cmd-02.md#strict-peer-deps' }, { id: 'cmd-03.md#strict-peer-deps' }], 'the first three in id byte order');
+  t.equal(option?.same_text_count, 9, 'all nine counted');
+  const text = resolveText(cacheDir, 'strict peer deps conflicting failure', 1_000_000, 'text', undefined, undefined, true);
+  t.match(text, /same text at: cmd-01\.md#strict-peer-deps, cmd-02\.md#strict-peer-deps, cmd-03\.md#strict-peer-deps and 6 more\n/, '--format text says how many more');
 });
