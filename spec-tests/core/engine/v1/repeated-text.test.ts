@@ -21,6 +21,7 @@ interface Doc {
   id: string;
   merged?: { id: string }[];
   same_text?: { id: string }[];
+  same_text_count?: number;
 }
 interface Answer {
   documents: Doc[];
@@ -106,7 +107,7 @@ t.test('engine.md "Repeated text": many copies are named up to 3, counted, and e
   const bigDoc = cache.manifest.documents.findIndex((d) => d.path === 'big.md');
   for (const [budget, explain] of [[2000, false], [2000, true], [1_000_000, false]] as const) {
     reads.clear();
-    const answer = resolveV1(counted, 'kiwi', budget, 'answer', { explain }) as unknown as Answer & { documents: (Doc & { same_text_count?: number })[] };
+    const answer = resolveV1(counted, 'kiwi', budget, 'answer', { explain }) as unknown as Answer;
     t.equal(answer.documents.length, 1, `${budget}${explain ? ', explained' : ''}: the repeated section once`);
     t.equal(reads.get(bigDoc), 1, `${budget}${explain ? ', explained' : ''}: big.md read once for the answer (${reads.get(bigDoc)})`);
     if (explain) {
@@ -119,7 +120,7 @@ t.test('engine.md "Repeated text": many copies are named up to 3, counted, and e
   // The option on ten pages: the explained entry names three, counts nine.
   const engine = openEngine(cacheDir);
   t.teardown(() => engine.close());
-  const explained = engine.resolve('strict peer deps conflicting failure', 1_000_000, 'answer') as unknown as Answer & { documents: (Doc & { same_text_count?: number })[] };
+  const explained = engine.resolve('strict peer deps conflicting failure', 1_000_000, 'answer') as unknown as Answer;
   const option = explained.documents.find((d) => (d.merged ?? [{ id: d.id }]).some((m) => m.id === 'cmd-00.md#strict-peer-deps'));
   t.same(option?.same_text, [{ id: 'cmd-01.md#strict-peer-deps' }, { id: 'cmd-02.md#strict-peer-deps' }, { id: 'cmd-03.md#strict-peer-deps' }], 'the first three in id byte order');
   t.equal(option?.same_text_count, 9, 'all nine counted');
