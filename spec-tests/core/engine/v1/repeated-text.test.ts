@@ -127,3 +127,41 @@ t.test('engine.md "Repeated text": many copies are named up to 3, counted, and e
   const text = resolveText(cacheDir, 'strict peer deps conflicting failure', 1_000_000, 'text', undefined, undefined, true);
   t.match(text, /same text at: cmd-01\.md#strict-peer-deps, cmd-02\.md#strict-peer-deps, cmd-03\.md#strict-peer-deps and 6 more\n/, '--format text says how many more');
 });
+
+t.test('engine.md "Repeated text": a section gathered one heading level down, an anchor after it, is a copy', async (t) => {
+  // markdownlint's doc/Rules.md holds each doc/mdNNN.md one level down with an empty anchor
+  // before the next rule: the same text as its reader sees it, under the same heading.
+  const RULE = '`MD033` - Inline HTML\n\nTags: `html`\n\nAliases: `no-inline-html`\n\nParameters:\n\n- `allowed_elements`: Allowed elements (`string[]`, default `[]`)\n\nThis rule is triggered whenever raw HTML is used in a Markdown document. To allow some elements, list them in `allowed_elements`, such as `br` for a line break inside a table cell.\n\n```markdown\n<h1>Inline HTML heading</h1>\n```\n\n';
+  const CODE_APART = RULE.replace('<h1>Inline HTML heading</h1>', '<h2>Inline HTML heading</h2>');
+  const dir = t.testdir({
+    src: {
+      doc: {
+        'md033.md': `# ${RULE}`,
+        'Rules.md': `# Rules\n\nThis file lists every rule. ${'Each rule has a page of its own as well. '.repeat(6)}\n\n## ${RULE}<a name="md034"></a>\n\n## \`MD034\` - Bare URL used\n\nA bare URL is a link written without angle brackets. ${'Wrap it in angle brackets to make it a link. '.repeat(6)}\n`,
+      },
+      'fork.md': `# ${CODE_APART}`,
+    },
+  });
+  const cache = join(dir, 'cache');
+  await buildCacheV1({ sources: join(dir, 'src'), cache, force: false, createdAt: '2026-01-01T00:00:00Z', options: { granularity: 'section', tokenizer: 'o200k_base', include: [], exclude: [] } });
+  const engine = openEngine(cache);
+  t.teardown(() => engine.close());
+  const query = 'allow inline html br element';
+  const unitsOf = (d: Doc): string[] => (d.merged ?? [{ id: d.id }]).map((m) => m.id);
+  const rule = 'doc/md033.md#md033---inline-html';
+  const gathered = 'doc/Rules.md#md033---inline-html';
+  const ranks = (engine.resolve(query, 1_000_000, 'answer') as unknown as Answer).documents.flatMap(unitsOf);
+  t.ok(ranks.includes(rule) !== ranks.includes(gathered), `one of the two copies is printed (${ranks.join(', ')})`);
+  t.ok(ranks.includes('fork.md#md033---inline-html'), 'a copy whose code differs is a text of its own');
+  const all = engine.resolve(query, 1_000_000, 'answer') as unknown as Answer;
+  const printedCopy = ranks.includes(rule) ? rule : gathered;
+  const entry = all.documents.find((d) => unitsOf(d).includes(printedCopy));
+  t.same(entry?.same_text, [{ id: printedCopy === rule ? gathered : rule }], 'its entry names the other');
+  t.equal(all.documents.find((d) => unitsOf(d).includes('fork.md#md033---inline-html'))?.same_text, undefined, 'the fork names none');
+  t.equal(all.selection.documents_excluded_by_budget, 0, 'nothing counted as left out for the budget');
+  for (const budget of [200, 400, 800]) {
+    const lean = engine.resolve(query, budget, 'answer', { explain: false }) as unknown as Answer;
+    const named = [...lean.documents.flatMap(unitsOf), ...(lean.selection.omitted ?? []).map((o) => (typeof o === 'string' ? o : o.id))];
+    t.ok(!(named.includes(rule) && named.includes(gathered)), `${budget}: never both (${named.join(', ')})`);
+  }
+});
