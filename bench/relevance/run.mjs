@@ -39,13 +39,18 @@
 // Caches are built by the real CLI code (`bin/context build`, its bundle, in this process) into a temporary directory.
 //
 //   node bench/relevance/run.mjs [--per-query] [--json FILE] [--budget N] [--only answers|ranking] [--markdown]
+//                                [--devset DIR]...
 //
 // --budget N asks the answers at N only (instead of 1000 and 2000).
+// --devset DIR (repeatable) answers the questions of DIR instead of devset2-4, beside FTS5,
+// and skips the ranking part: your own docs and questions, laid out as devset2 is
+// (DIR/questions.jsonl, one {"qid", "set", "query", "page", "passage", "also"?} per line;
+// DIR/corpus/SET/ the files of each set; bench/relevance/devset2/README.md, "Format").
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,9 +73,13 @@ const withMarkdown = args.includes('--markdown');
 const jsonOut = flag('--json');
 const only = flag('--only');
 const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
-const DEVSETS = ['devset2', 'devset3', 'devset4'];
+/** Folders given with --devset, by the name the tables show (the folder's own name). */
+const OWN_DEVSETS = new Map(args.flatMap((a, i) => (a === '--devset' && args[i + 1] !== undefined ? [[basename(resolve(args[i + 1])), resolve(args[i + 1])]] : [])));
+const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4'];
 /** The Markdown dev sets, added up in the side-by-side table's `md 2+3` rows (devset4's own `all` rows stand beside them). */
-const MARKDOWN_DEVSETS = ['devset2', 'devset3'];
+const MARKDOWN_DEVSETS = OWN_DEVSETS.size > 0 ? [] : ['devset2', 'devset3'];
+/** A dev set's folder: bench/relevance/NAME, or the folder given with --devset. */
+const devsetDir = (devset) => OWN_DEVSETS.get(devset) ?? join(here, devset);
 const COMBINED = 'md 2+3';
 /** The set column's width in the answers tables (devset4's set names are longer than 8). */
 const SET_WIDTH = 11;
@@ -266,7 +275,7 @@ function score(q, entries, printed, full, lastRank) {
 
 /** One dev set: every build and FTS5, at every answer budget. Rows per system, budget, set. */
 async function answersOf(devset) {
-  const dir = join(here, devset);
+  const dir = devsetDir(devset);
   const questions = readFileSync(join(dir, 'questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const sets = [...new Set(questions.map((q) => q.set))];
   const scores = [];
@@ -378,7 +387,7 @@ async function answers() {
 
   // The full table: every system, per dev set and budget.
   for (const { devset, sets, questions, described } of results) {
-    console.log(`Answers: bench/relevance/${devset} (${questions} questions: ${sets.join(', ')}), \`context resolve --budget B\` (no other flag) and FTS5 at the same B`);
+    console.log(`Answers: ${OWN_DEVSETS.get(devset) ?? `bench/relevance/${devset}`} (${questions} questions: ${sets.join(', ')}), \`context resolve --budget B\` (no other flag) and FTS5 at the same B`);
     for (const b of BUILDS) console.log(`  ${b.name.padEnd(13)} = context build ${b.args.join(' ') || '(no flags)'}: ${described[b.name]}`);
     if (withMarkdown) console.log(`  ${MARKDOWN.padEnd(13)} = the default build, answered with \`context resolve --budget B --format markdown\``);
     console.log(`  ${FTS5.padEnd(13)} = ${described[FTS5]}`);
@@ -496,7 +505,7 @@ async function ranking() {
 try {
   const out = {};
   if (only !== 'ranking') out.answers = await answers();
-  if (only !== 'answers') out.ranking = await ranking();
+  if (only !== 'answers' && OWN_DEVSETS.size === 0) out.ranking = await ranking();
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(out, null, 2) + '\n');
 } finally {
   rmSync(work, { recursive: true, force: true });
