@@ -20,12 +20,11 @@ import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js'
 import { candidateFeatures, explainer } from './rerank.js';
 import { bestWindow, type ProximityParams, type Window } from '../../ranking/proximity.js';
 import { queryTerms } from '../../analysis/text.js';
-import { visibleText } from '../../analysis/visible-text.js';
-import { formatOfPath } from '../../sources/extensions.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
 import type { PackedDocument } from './manifest.js';
 import { UnitQueue } from './order.js';
+import { Copies } from './copies.js';
 
 /** A unit's id: its file's path, plus `#slug` for a section that starts at a heading. */
 export function unitId(path: string, slug: string): string {
@@ -424,99 +423,13 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   };
   // The units in selection order, taken from the queue as far as some budget reaches.
   const pulled: number[] = [];
-  // A unit whose text is that of a unit ranked above it adds nothing the answer does not
-  // hold: it leaves the order (never taken, omitted or a skip). Two ways to be a copy:
-  // byte for byte the same text, or, under the same heading, the same text as its reader
-  // sees it (../../analysis/visible-text.ts: heading markers, underlines, blank lines and
-  // lines that show nothing set aside). Texts are read only for units that share a shape
-  // — the same length and word count, read from the index — or a heading with another,
-  // and then looked up by text, so each pulled unit costs a lookup or two.
-  const contentOf = (u: number): string => textOf(index.unitDoc(u)).slice(index.unitStart(u), index.unitEnd(u));
-  // (A key that two shapes share — past 2^53 — only costs a comparison of texts.)
-  const shapeOf = (u: number): number => index.unitEnd(u) - index.unitStart(u) + index.unitWordCount(u) * 4294967296;
-  // The heading a unit stands under, by its slug less a piece's `~k` (the same heading text
-  // gives the same slug); null for a part before any heading.
-  const headingOf = (u: number): string | null => {
-    const slug = index.unitSlug(u);
-    const cut = slug.indexOf('~');
-    const heading = cut < 0 ? slug : slug.slice(0, cut);
-    return heading === '' ? null : heading;
-  };
-  const seen = new Map<number, string>();
-  const seenOf = (u: number): string => {
-    let text = seen.get(u);
-    if (text === undefined) {
-      text = visibleText(contentOf(u), formatOfPath((docs[index.unitDoc(u)] as PackedDocument).path) !== 'rst');
-      seen.set(u, text);
-    }
-    return text;
-  };
-  const byShape = new Map<number, { first: number; texts: Map<string, number> | null }>();
-  const byHeading = new Map<string, { first: number; texts: Map<string, number> | null }>();
-  const seenBefore = <K>(groups: Map<K, { first: number; texts: Map<string, number> | null }>, key: K, u: number, textOfUnit: (u: number) => string): boolean => {
-    const group = groups.get(key);
-    if (group === undefined) {
-      groups.set(key, { first: u, texts: null });
-      return false;
-    }
-    if (group.texts === null) group.texts = new Map([[textOfUnit(group.first), group.first]]);
-    const text = textOfUnit(u);
-    if (group.texts.has(text)) return true;
-    group.texts.set(text, u);
-    return false;
-  };
-  const repeatsAbove = (u: number): boolean => {
-    if (seenBefore(byShape, shapeOf(u), u, contentOf)) return true;
-    const heading = headingOf(u);
-    return heading !== null && seenBefore(byHeading, heading, u, seenOf);
-  };
-  // Explained answers name, for each entry, every other matching unit that is its copy
-  // (whatever the budget: all matches are looked at, by shape or heading first), in id
-  // byte order.
-  const copiesAmong = <K>(keyOf: (u: number) => K | null, textOfUnit: (u: number) => string): ((u: number) => readonly number[]) => {
-    let groups: Map<K, number[]> | null = null;
-    const texts = new Map<K, Map<string, number[]>>();
-    return (u) => {
-      if (groups === null) {
-        groups = new Map();
-        for (const v of ranked.units) {
-          const key = keyOf(v);
-          if (key === null) continue;
-          const list = groups.get(key);
-          if (list === undefined) groups.set(key, [v]);
-          else list.push(v);
-        }
-      }
-      const key = keyOf(u);
-      if (key === null) return [];
-      const same = groups.get(key) as number[];
-      if (same.length === 1) return [];
-      let byText = texts.get(key);
-      if (byText === undefined) {
-        byText = new Map();
-        for (const v of same) {
-          const text = textOfUnit(v);
-          const list = byText.get(text);
-          if (list === undefined) byText.set(text, [v]);
-          else list.push(v);
-        }
-        texts.set(key, byText);
-      }
-      return byText.get(textOfUnit(u)) as number[];
-    };
-  };
-  const sameBytes = copiesAmong(shapeOf, contentOf);
-  const sameSeen = copiesAmong(headingOf, seenOf);
-  const repeatsOf = (group: readonly number[]): number[] => {
-    const out = new Set<number>();
-    for (const u of group) for (const v of [...sameBytes(u), ...sameSeen(u)]) if (!group.includes(v)) out.add(v);
-    return [...out].sort((a, b) => compareBytes(idOf(a), idOf(b)));
-  };
+  // Copies of a better unit's text leave the order; explained entries name them (./copies.ts).
+  const copies = new Copies(index, docs, textOf, ranked.units, idOf);
   const unitAt = (i: number): number => {
     while (pulled.length <= i) {
       const u = order.next();
       if (u < 0) return -1;
-      if (!repeatsAbove(u)) pulled.push(u);
+      if (!copies.repeatsAbove(u)) pulled.push(u);
     }
     return pulled[i] as number;
   };
@@ -595,7 +508,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     };
     if (sections) entry['trail'] = index.unitStrings(first).trail;
     if (group.length > 1) entry['merged'] = group.map((u) => ({ id: idOf(u) }));
-    const repeats = repeatsOf(group);
+    const repeats = copies.repeatsOf(group);
     if (repeats.length > 0) entry['same_text'] = repeats.slice(0, SAME_TEXT_MAX).map((u) => ({ id: idOf(u) }));
     if (repeats.length > SAME_TEXT_MAX) entry['same_text_count'] = repeats.length;
     return entry;
