@@ -5,13 +5,19 @@
 // reader sees it (../../analysis/visible-text.ts: heading markers, underlines, blank lines
 // and lines that show nothing set aside). Texts are read only for units that share a shape
 // — the same length and word count, read from the index — or a heading with another, and
-// then looked up by text, so each unit pulled costs a lookup or two.
+// then looked up by text, so each unit pulled costs a lookup or two. Copies as seen are
+// looked for among the first SEEN_COPIES_WITHIN units of the answer's order only: a heading
+// such as "Examples" stands over thousands of units in a large cache, and an explained
+// answer names copies whatever the budget, so it would read all their documents.
 
 import { compareBytes } from '../../../json.js';
 import { visibleText } from '../../analysis/visible-text.js';
 import type { UnitIndex } from '../../index/packed-index.js';
 import { formatOfPath } from '../../sources/extensions.js';
 import type { PackedDocument } from './manifest.js';
+
+/** Copies as seen (same heading, same text as its reader sees it) are looked for among this many of the first units of the order. */
+export const SEEN_COPIES_WITHIN = 100;
 
 interface Group {
   readonly first: number;
@@ -26,26 +32,38 @@ export class Copies {
   private readonly sameBytes: (u: number) => readonly number[];
   private readonly sameSeen: (u: number) => readonly number[];
 
+  /** The first SEEN_COPIES_WITHIN units of the order, once drawn (for explained lists). */
+  private firstUnits: ReadonlySet<number> | null = null;
+
   /**
    * `textOf` gives a document's text (read once per answer by the caller), `matched` every
-   * unit that matches the query, `idOf` a unit's id (for the byte order of explained lists).
+   * unit that matches the query, `firstOf(k)` the first k units of the answer's order
+   * (drawing them if the selection has not yet), `idOf` a unit's id (for the byte order of
+   * explained lists).
    */
   constructor(
     private readonly index: UnitIndex,
     private readonly documents: readonly PackedDocument[],
     private readonly textOf: (doc: number) => string,
-    private readonly matched: ArrayLike<number>,
+    matched: ArrayLike<number>,
+    private readonly firstOf: (k: number) => readonly number[],
     private readonly idOf: (u: number) => string,
   ) {
-    this.sameBytes = this.copiesAmong((u) => this.shapeOf(u), (u) => this.contentOf(u));
-    this.sameSeen = this.copiesAmong((u) => this.headingOf(u), (u) => this.seenOf(u));
+    this.sameBytes = this.copiesAmong(() => matched, (u) => this.shapeOf(u), (u) => this.contentOf(u));
+    this.sameSeen = this.copiesAmong(() => this.firstOf(SEEN_COPIES_WITHIN), (u) => (this.isFirst(u) ? this.headingOf(u) : null), (u) => this.seenOf(u));
   }
 
-  /** Whether `u`, pulled after every unit already passed here, is a copy of one of them. */
-  repeatsAbove(u: number): boolean {
+  /** Whether `u`, the `drawn`-th unit of the order (from 0), is a copy of a unit drawn before it. */
+  repeatsAbove(u: number, drawn: number): boolean {
     if (this.seenBefore(this.byShape, this.shapeOf(u), u, (v) => this.contentOf(v))) return true;
+    if (drawn >= SEEN_COPIES_WITHIN) return false;
     const heading = this.headingOf(u);
     return heading !== null && this.seenBefore(this.byHeading, heading, u, (v) => this.seenOf(v));
+  }
+
+  private isFirst(u: number): boolean {
+    if (this.firstUnits === null) this.firstUnits = new Set(this.firstOf(SEEN_COPIES_WITHIN));
+    return this.firstUnits.has(u);
   }
 
   /**
@@ -100,15 +118,16 @@ export class Copies {
     return false;
   }
 
-  /** For each unit, the matching units with its key and its text (itself included); grouped on first use. */
-  private copiesAmong<K>(keyOf: (u: number) => K | null, textOfUnit: (u: number) => string): (u: number) => readonly number[] {
+  /** For each unit, the units of `among()` with its key and its text (itself included); grouped on first use. */
+  private copiesAmong<K>(among: () => ArrayLike<number>, keyOf: (u: number) => K | null, textOfUnit: (u: number) => string): (u: number) => readonly number[] {
     let groups: Map<K, number[]> | null = null;
     const texts = new Map<K, Map<string, number[]>>();
     return (u) => {
       if (groups === null) {
         groups = new Map();
-        for (let k = 0; k < this.matched.length; k++) {
-          const v = this.matched[k] as number;
+        const units = among();
+        for (let k = 0; k < units.length; k++) {
+          const v = units[k] as number;
           const key = keyOf(v);
           if (key === null) continue;
           const list = groups.get(key);

@@ -423,13 +423,20 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
   };
   // The units in selection order, taken from the queue as far as some budget reaches.
   const pulled: number[] = [];
+  // Every unit drawn from the order, copies included.
+  const drawn: number[] = [];
   // Copies of a better unit's text leave the order; explained entries name them (./copies.ts).
-  const copies = new Copies(index, docs, textOf, ranked.units, idOf);
+  const copies = new Copies(index, docs, textOf, ranked.units, (k) => {
+    // Drawing on (the selection reads `pulled` by position only) until k units, or the end.
+    while (drawn.length < k) if (unitAt(pulled.length) < 0) break;
+    return drawn.slice(0, k);
+  }, idOf);
   const unitAt = (i: number): number => {
     while (pulled.length <= i) {
       const u = order.next();
       if (u < 0) return -1;
-      if (!copies.repeatsAbove(u)) pulled.push(u);
+      drawn.push(u);
+      if (!copies.repeatsAbove(u, drawn.length - 1)) pulled.push(u);
     }
     return pulled[i] as number;
   };

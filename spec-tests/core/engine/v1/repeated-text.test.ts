@@ -165,3 +165,37 @@ t.test('engine.md "Repeated text": a section gathered one heading level down, an
     t.ok(!(named.includes(rule) && named.includes(gathered)), `${budget}: never both (${named.join(', ')})`);
   }
 });
+
+t.test('engine.md "Repeated text": copies as seen are looked for among the first 100 units of the order only', async (t) => {
+  // 300 pages whose "Kiwi examples" sections rank above a pair of copies that differ in
+  // markup only: past the first SEEN_COPIES_WITHIN units the pair is two texts (both
+  // printed), and an explained answer, which names copies whatever the budget, reads the
+  // pages of the first 100 units for them, not all 300 that stand under that heading.
+  const src: Record<string, string> = {};
+  const intro = 'This page introduces its example at length before showing it. '.repeat(6);
+  for (let i = 0; i < 300; i++) src[`page-${String(i).padStart(3, '0')}.md`] = `# Kiwi page ${i}\n\n${intro}\n\n## Kiwi examples\n\nKiwi kiwi kiwi example number ${i}: ${'kiwi fruit grows on vines, '.repeat(8)}and page ${i} says so: ${'z'.repeat(i + 1)}.\n`; // no two alike in length
+  const body = `Kiwi once, in a long rule text that says little else. ${'The rule reads the file and reports what it finds there. '.repeat(6)}\n`;
+  src['rule.md'] = `# Rule kiwi\n\n${body}`;
+  src['gathered.md'] = `# Rules\n\nEvery rule again. ${'Each one as on its own page. '.repeat(10)}\n\n## Rule kiwi\n\n${body}\n<a name="next"></a>\n\n## Other\n\nSomething else entirely, ${'with words of its own. '.repeat(12)}\n`;
+  const dir = t.testdir({ src });
+  const cacheDir = join(dir, 'cache');
+  await buildCacheV1({ sources: join(dir, 'src'), cache: cacheDir, force: false, createdAt: '2026-01-01T00:00:00Z', options: { granularity: 'section', tokenizer: 'o200k_base', include: [], exclude: [] } });
+  const cache = openV1(cacheDir);
+  t.teardown(() => cache.close());
+  const reads = new Set<number>();
+  const counted: V1Cache = { ...cache, text: (doc: number) => (reads.add(doc), cache.text(doc)) };
+  const unitsOf = (d: Doc): string[] => (d.merged ?? [{ id: d.id }]).map((m) => m.id);
+
+  const all = resolveV1(counted, 'kiwi', 1_000_000, 'answer', { explain: true }) as unknown as Answer;
+  const printed = all.documents.flatMap(unitsOf);
+  t.ok(printed.indexOf('rule.md#rule-kiwi') >= 100, `the pair ranks past the first 100 units (${printed.indexOf('rule.md#rule-kiwi')})`);
+  t.ok(printed.includes('rule.md#rule-kiwi') && printed.includes('gathered.md#rule-kiwi'), 'so both copies are printed');
+  const named = all.documents.reduce((n, d) => n + (d.same_text?.length ?? 0), 0);
+  t.equal(printed.length + named, all.selection.documents_matched, 'every matching unit is printed or named');
+
+  for (const budget of [800, 3000]) {
+    reads.clear();
+    resolveV1(counted, 'kiwi', budget, 'answer', { explain: true });
+    t.ok(reads.size <= 110, `an explained ${budget}-token answer reads ${reads.size} of ${cache.manifest.documents.length} documents: the first 100 units', not every page under the heading`);
+  }
+});
