@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { documentText, resolveText } from '../../../../lib/core/operations/api.js';
 import { buildV1, manifestOf, matchFields, type Match, unitsOf, type UnitRow } from './fixture.js';
 
-const para = (words: string, n = 12): string => `${Array.from({ length: n }, () => words).join(' ')}\n`;
+const para = (words: string, n = 8): string => `${Array.from({ length: n }, () => words).join(' ')}\n`;
 
-// Every section well over the 512-byte merge threshold, except "Tiny".
+// Every section well over the 256-byte merge threshold and small enough (~670 bytes) that
+// "Tiny" can join the one before it within the 768-byte merge limit.
 const DOC = [
   para('An opening paragraph before any heading explains what this page covers in general.'),
   '# Guide\n\n',

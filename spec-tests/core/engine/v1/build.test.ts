@@ -17,7 +17,7 @@ import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packByte
 
 /** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
 const FILE_CONFIG = {
-  version: '10',
+  version: '11',
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',
@@ -224,7 +224,7 @@ t.test('engine.md: every parameter that shapes an answer is in build_config, so 
   }
   t.equal(new Set(versions).size, variants.length, 'each option gives its own cache_version (glob order included)');
   const section = manifestOf(join(dir, 'c1')).build_config;
-  t.same(section['sections'], { split_level: 2, min_bytes: 256, merge_max_bytes: 1024, max_bytes: 2048 }, 'section rules recorded, the cap included ("Answers that fit, by default" item 2: a cap recorded in build_config)');
+  t.same(section['sections'], { split_level: 2, min_bytes: 256, merge_max_bytes: 768, max_bytes: 1536 }, 'section rules recorded, the cap included ("Answers that fit, by default" item 2: a cap recorded in build_config)');
   t.same(manifestOf(join(dir, 'c6')).build_config['sources'], { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: ['*.md', 'b.md'], exclude: [], gitignore: true, hidden: false }, 'globs as given, in order');
 });
 

@@ -15,7 +15,7 @@ const OPTIONS = { granularity: 'section' as const, tokenizer: 'o200k_base' as co
 
 t.test('section rules with the cap are recorded, and read back', async (t) => {
   const config = buildConfig(OPTIONS) as Record<string, unknown>;
-  t.same(config['sections'], { split_level: 2, min_bytes: 256, merge_max_bytes: 1024, max_bytes: SECTION_RULES.max_bytes });
+  t.same(config['sections'], { split_level: 2, min_bytes: 256, merge_max_bytes: 768, max_bytes: 1536 });
   t.ok(SECTION_RULES.max_bytes >= SECTION_RULES.merge_max_bytes, 'the cap is at or above the merge limit');
   t.ok(SECTION_RULES.merge_max_bytes >= SECTION_RULES.min_bytes, 'the merge limit is at or above the merge threshold');
   t.equal(typeof parseBuildConfig(config), 'object', 'a config this engine wrote parses');
@@ -25,9 +25,9 @@ t.test('section rules with the cap are recorded, and read back', async (t) => {
   t.type(parseBuildConfig(oldMerge), 'string', 'rules without the merge limit are not this engine\'s');
 });
 
-t.test('format 2, 3, 4, 5, 6, 7, 8 and 9 caches: refused, with the advice to rebuild', async (t) => {
-  t.equal(FORMAT_VERSION, '10');
-  for (const version of ['2', '3', '4', '5', '6', '7', '8', '9']) {
+t.test('format 2, 3, 4, 5, 6, 7, 8, 9 and 10 caches: refused, with the advice to rebuild', async (t) => {
+  t.equal(FORMAT_VERSION, '11');
+  for (const version of ['2', '3', '4', '5', '6', '7', '8', '9', '10']) {
     const reason = parseBuildConfig({ ...(buildConfig(OPTIONS) as Record<string, unknown>), version });
     t.type(reason, 'string');
     t.match(reason as string, new RegExp(`format ${version}.*rebuild it with build --force`), `format ${version}`);
