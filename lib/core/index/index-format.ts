@@ -231,8 +231,10 @@ function writeTermPostings(stats: ByteWriter, post: ByteWriter, termCount: numbe
  * An index of `reader`'s documents and units (rows, slugs and trails as they are) holding
  * only the terms whose UTF-8 bytes are among `keys`, with their postings: all that a query
  * of those terms reads of the index, in a buffer of its own (the rest of `reader`'s bytes,
- * the whole dictionary and every other term's postings, can then be dropped). Postings are
- * decoded and written again, so they are checked as any read of them is.
+ * the whole dictionary and every other term's postings, can then be dropped). A term's
+ * postings are copied as stored — the bytes from its offset to the next term's (the writer
+ * lays them out in dictionary order, back to back) — and decoded, with every check, when
+ * ranked; their counts are checked against the bytes here as any read checks them.
  */
 export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): IndexReader {
   const found: number[] = [];
@@ -240,7 +242,7 @@ export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): I
     const at = reader.findTermBytes(key);
     if (at >= 0 && found[found.length - 1] !== at) found.push(at);
   }
-  const { table, stringOffsets, strings: stringBytes, termOffsets, termBlob } = reader.sections();
+  const { table, stringOffsets, strings: stringBytes, termOffsets, termBlob, stats: allStats, postings: allPostings } = reader.sections();
   // A query has a few terms: small buffers first (they grow if need be), so that the index's
   // own buffer is allocated once at its exact size and nothing is copied twice.
   const dict = new ByteWriter(64);
@@ -254,14 +256,13 @@ export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): I
   const stats = new ByteWriter(64);
   const post = new ByteWriter(1024);
   for (const at of found) {
-    const { units, tfs } = reader.postings(at);
+    const count = reader.postingCount(at);
+    const start = allStats[at * 2] as number;
+    const end = at + 1 < reader.termCount ? (allStats[at * 2 + 2] as number) : allPostings.length;
+    if (end < start || end > allPostings.length || end - start < 2 * count) throw new IndexFormatError('postings out of range');
     stats.u32(post.length);
-    stats.u32(units.length);
-    let prev = 0;
-    for (let k = 0; k < units.length; k++) {
-      writePosting(post, (units[k] as number) - prev, tfs, k * reader.fieldCount, reader.fieldCount);
-      prev = units[k] as number;
-    }
+    stats.u32(count);
+    post.bytes(allPostings.subarray(start, end));
   }
   const stringsLength = stringOffsets.byteLength + stringBytes.length;
   const size = headerSize(reader.fieldCount) + sectionSize(table.byteLength) + sectionSize(stringsLength) + sectionSize(dict.length) + sectionSize(stats.length) + sectionSize(post.length);

@@ -256,3 +256,36 @@ t.test('index-format.ts: scopedIndex keeps the units, their strings and the aske
   t.same(scoped.lengthSums, full.lengthSums);
   t.equal(scoped.docCount, full.docCount);
 });
+
+t.test('index-format.ts: scopedIndex copies a term\'s postings as stored, and refuses a range that is not one', async (t) => {
+  const { scopedIndex } = await import('../../../lib/core/index/index-format.js');
+  const { buildIndexData } = await import('../../../lib/core/index/build-index.js');
+  const { TermCounter, FIELD_COUNT } = await import('../../../lib/core/analysis/term-counter.js');
+  const counter = new TermCounter();
+  const texts = ['alpha beta gamma', 'beta delta beta', 'gamma gamma 日本', 'epsilon alpha gamma'];
+  const units = texts.map((text, doc) => {
+    counter.count(text, 0);
+    return { doc, start: 0, end: text.length, tokens: 1, words: 3, slug: `s${doc}`, trail: [], terms: counter.finishUnit(), dictionary: counter.terms };
+  });
+  const encode = () => new IndexReader(encodeIndex(buildIndexData(texts.length, FIELD_COUNT, units)));
+  const full = encode();
+  const keys = ['beta', 'gamma'].map((k) => new TextEncoder().encode(k));
+  const scoped = scopedIndex(full, keys);
+  const { postings: kept } = scoped.sections();
+  const { postings: all, stats } = full.sections();
+  const at = (term: string) => full.findTerm(term);
+  const [b, g] = [at('beta'), at('gamma')];
+  const bytesOf = (k: number) => all.subarray(stats[k * 2] as number, stats[k * 2 + 2] as number);
+  t.same(Array.from(kept), [...bytesOf(b), ...bytesOf(g)], 'the two terms\' postings bytes, back to back, as the pack stores them');
+  t.same(scoped.termPostings('gamma'), full.termPostings('gamma'), 'decoded, the same postings');
+  // The sections are views of the index's bytes: damage the offset after gamma's so that
+  // gamma's range ends before it starts.
+  const damaged = encode();
+  const s = damaged.sections().stats;
+  s[g * 2 + 2] = (s[g * 2] as number) - 1;
+  t.throws(() => scopedIndex(damaged, keys), IndexFormatError, 'a range ending before it starts is IndexFormatError');
+  const short = encode();
+  const s2 = short.sections().stats;
+  s2[b * 2 + 2] = (s2[b * 2] as number) + 1;
+  t.throws(() => scopedIndex(short, keys), IndexFormatError, 'a range too short for its count is IndexFormatError');
+});
