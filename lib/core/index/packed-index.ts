@@ -28,6 +28,11 @@ export interface UnitIndex {
   unitSlug(u: number): string;
   /** The term's postings, units ascending; null when no unit holds it. */
   termPostings(term: string): IndexPostings | null;
+  /**
+   * The index answers one query and is dropped (a CLI resolve, lib/core/engine/v1/load.ts):
+   * what ranking would compute once per unit for later queries is computed where used.
+   */
+  readonly oneQuery?: boolean;
 }
 
 export class PackedIndex extends UnitRows implements UnitIndex {
@@ -51,9 +56,12 @@ export class PackedIndex extends UnitRows implements UnitIndex {
   /** Postings kept across termPostings calls, at most (POSTINGS_KEPT unless a test asks for fewer). */
   private readonly keptMax: number;
 
-  constructor(readers: readonly IndexReader[], fieldCount: number, keptMax = POSTINGS_KEPT) {
+  readonly oneQuery: boolean;
+
+  constructor(readers: readonly IndexReader[], fieldCount: number, keptMax = POSTINGS_KEPT, oneQuery = false) {
     super();
     this.keptMax = keptMax;
+    this.oneQuery = oneQuery;
     this.readers = readers;
     this.fieldCount = fieldCount;
     const words = 5 + fieldCount;

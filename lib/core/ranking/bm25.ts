@@ -96,7 +96,10 @@ export function rankUnits(index: UnitIndex, terms: readonly string[], params: Ra
   const n = index.unitCount;
   const fields = index.fieldCount;
   const avg = index.lengthSums.map((sum) => (n === 0 || sum === 0 ? 1 : sum / n));
-  const norms = normsOf(index, params, avg);
+  // An index loaded for this query alone: each matched unit's normalization computed where
+  // it is used (the same operations as normsOf), not every unit's ahead of it.
+  const norms = index.oneQuery === true ? null : normsOf(index, params, avg);
+  const { k1, b } = params;
   const saturation = params.k1 + 1;
   const weightIdf = new Float64Array(fields);
   const scores = new Float64Array(n);
@@ -119,7 +122,10 @@ export function rankUnits(index: UnitIndex, terms: readonly string[], params: Ra
         if (f === skip) continue;
         const tf = tfs[k * fields + f] as number;
         // = fieldScore(params, f, idf, tf, len, avg), the same operations in the same order
-        if (tf > 0) s += (weightIdf[f] as number) * ((tf * saturation) / (tf + (norms[u * fields + f] as number)));
+        if (tf > 0) {
+          const norm = norms !== null ? (norms[u * fields + f] as number) : k1 * (1 - b + (b * index.unitLength(u, f)) / (avg[f] as number));
+          s += (weightIdf[f] as number) * ((tf * saturation) / (tf + norm));
+        }
       }
       scores[u] = s;
       if (hit[u] === 0) {

@@ -19,7 +19,7 @@ import * as fs from '../../fs.js';
 import { sha256Hex, versionOf } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { scopedIndex, type IndexReader } from '../../index/index-format.js';
-import { PackedIndex, type UnitIndex } from '../../index/packed-index.js';
+import { PackedIndex, POSTINGS_KEPT, type UnitIndex } from '../../index/packed-index.js';
 import { computeCacheVersion, decodeHead, type FileRecord, packPath, type PackHead, type PackRecord, readManifest, type ManifestTop, type PackedDocument, type V1Manifest } from './manifest.js';
 
 export interface V1Cache {
@@ -156,7 +156,7 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
   }
   const { documents, readers } = readPackHeads(dir, top, terms === undefined ? undefined : terms.map((t) => UTF8.encode(t)));
   const manifest: V1Manifest = { ...top, documents };
-  const index = new PackedIndex(readers, FIELD_COUNT);
+  const index = new PackedIndex(readers, FIELD_COUNT, POSTINGS_KEPT, terms !== undefined);
   const fds = new Map<number, number>();
   let open = true;
   const packFd = (pack: number): number => {
