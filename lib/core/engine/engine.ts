@@ -40,6 +40,12 @@ export interface Engine {
   readText(path: string, slug: string | null): string | null;
   /** Releases what the engine holds open. */
   close(): void;
+  /**
+   * Spends a slice of idle time on what later questions read (v1: the term filters of up to
+   * `work` packs, PackedIndex.prepareLookups); true when nothing is left to prepare. Answers
+   * are the same whether or not it was called.
+   */
+  prepare(work: number): boolean;
   /** A v0 engine opened with `index: true`: its in-memory word index (sizes, for tests and benches). */
   readonly wordIndex?: WordIndex;
 }
@@ -70,6 +76,7 @@ function v0Engine(cache: LoadedCache): Engine {
       return selectDocuments(cache.documents, query, budget, cache.countWords);
     },
     close: () => undefined,
+    prepare: () => true,
   };
 }
 
@@ -99,6 +106,7 @@ function v1Engine(dir: string, manifest: { readonly text: string; readonly value
     readText: (path, slug) => v1ReadText(cache, path, slug),
     resolve: (q, b, scope = 'content', options = {}) => resolveV1(cache, q, b, scope, options),
     close: () => cache.close(),
+    prepare: (work) => cache.index.prepareLookups?.(work) ?? true,
   };
 }
 

@@ -507,6 +507,16 @@ export class IndexReader extends UnitRows {
     return ((bits[a >>> 5] as number) & (1 << (a & 31))) !== 0 && ((bits[b >>> 5] as number) & (1 << (b & 31))) !== 0;
   }
 
+  /** Builds what mayHold and findTermBytes use (see there) now, if not built yet. */
+  prepareFilter(): void {
+    if (this.filter === null) this.buildFilter();
+  }
+
+  /** Whether prepareFilter (or a mayHold) has built the filter. */
+  get filterReady(): boolean {
+    return this.filter !== null;
+  }
+
   private filter: Uint32Array | null = null;
   /** The first four bytes (prefixOf) of every SAMPLE_EVERY-th term, built with the filter. */
   private samples: Uint32Array | null = null;

@@ -132,6 +132,16 @@ export class CacheMemo {
     return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
   }
 
+  /**
+   * One slice of idle work for the loaded caches (Engine.prepare, `work` each, most recent
+   * first); true when none has anything left. A server calls it between requests.
+   */
+  prepare(work: number): boolean {
+    let done = true;
+    for (const e of [...this.entries.values()].reverse()) if (!e.cache.prepare(work)) done = false;
+    return done;
+  }
+
   /** Stops every watcher and forgets every cache. */
   close(): void {
     for (const dir of [...this.entries.keys()]) this.drop(dir);

@@ -73,21 +73,17 @@ function fieldScore(p: RankingParams, f: number, idf: number, tf: number, len: n
 }
 
 // The length normalization k1 * (1 - b + (b * len_f(u)) / avg_f) depends on the unit and
-// the field only, not on the query: computed once per loaded index (a long-lived server
-// then spends a query on its postings alone). Evaluated exactly as fieldScore evaluates it,
-// so every score keeps its bits.
+// the field only, not on the query: kept per loaded index (a long-lived server then spends a
+// query on its postings alone), each unit's computed the first time a posting needs it (NaN
+// until then: a first question at 100,000 documents normalizes the units it matches, not all
+// 960,000), and evaluated exactly as fieldScore evaluates it, so every score keeps its bits.
 const normCache = new WeakMap<UnitIndex, { k1: number; b: number; norms: Float64Array }>();
 
-function normsOf(index: UnitIndex, params: RankingParams, avg: readonly number[]): Float64Array {
+function normsOf(index: UnitIndex, params: RankingParams): Float64Array {
   const known = normCache.get(index);
   if (known !== undefined && known.k1 === params.k1 && known.b === params.b) return known.norms;
-  const fields = index.fieldCount;
-  const { k1, b } = params;
-  const norms = new Float64Array(index.unitCount * fields);
-  for (let u = 0; u < index.unitCount; u++) {
-    for (let f = 0; f < fields; f++) norms[u * fields + f] = k1 * (1 - b + (b * index.unitLength(u, f)) / (avg[f] as number));
-  }
-  normCache.set(index, { k1, b, norms });
+  const norms = new Float64Array(index.unitCount * index.fieldCount).fill(NaN);
+  normCache.set(index, { k1: params.k1, b: params.b, norms });
   return norms;
 }
 
@@ -96,9 +92,8 @@ export function rankUnits(index: UnitIndex, terms: readonly string[], params: Ra
   const n = index.unitCount;
   const fields = index.fieldCount;
   const avg = index.lengthSums.map((sum) => (n === 0 || sum === 0 ? 1 : sum / n));
-  // An index loaded for this query alone: each matched unit's normalization computed where
-  // it is used (the same operations as normsOf), not every unit's ahead of it.
-  const norms = index.oneQuery === true ? null : normsOf(index, params, avg);
+  // An index loaded for this query alone keeps no normalization for later ones.
+  const norms = index.oneQuery === true ? null : normsOf(index, params);
   const { k1, b } = params;
   const saturation = params.k1 + 1;
   const weightIdf = new Float64Array(fields);
@@ -123,7 +118,12 @@ export function rankUnits(index: UnitIndex, terms: readonly string[], params: Ra
         const tf = tfs[k * fields + f] as number;
         // = fieldScore(params, f, idf, tf, len, avg), the same operations in the same order
         if (tf > 0) {
-          const norm = norms !== null ? (norms[u * fields + f] as number) : k1 * (1 - b + (b * index.unitLength(u, f)) / (avg[f] as number));
+          // = fieldScore's k1 * (1 - b + (b * len) / avg), kept (norms) or not
+          let norm = norms === null ? NaN : (norms[u * fields + f] as number);
+          if (norm !== norm) {
+            norm = k1 * (1 - b + (b * index.unitLength(u, f)) / (avg[f] as number));
+            if (norms !== null) norms[u * fields + f] = norm;
+          }
           s += (weightIdf[f] as number) * ((tf * saturation) / (tf + norm));
         }
       }

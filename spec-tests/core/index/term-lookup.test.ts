@@ -87,3 +87,26 @@ t.test('PackedIndex.termPostings: kept postings equal fresh ones, within the bou
   // beta is term 1 of pack 0 (7 units: 2 and 5) and term 0 of pack 1 (8 units: 0, 3, 6).
   t.same(Array.from(index.termPostings('beta')?.units ?? []), [2, 5, 7 + 0, 7 + 3, 7 + 6], 'beta: the units of both packs that hold it, numbered in pack order');
 });
+
+t.test('PackedIndex.prepareLookups: filters built a few packs at a time, the same postings before, during and after', async (t) => {
+  const { FILTERS_PER_LOOKUP } = await import('../../../lib/core/index/packed-index.js');
+  // More packs than one lookup prepares: the first lookups search some packs without a filter.
+  const packCount = FILTERS_PER_LOOKUP * 2 + 3;
+  const termsOf = (k: number): string[] => [`t${k % 5}`, `u${k % 7}`, 'common', ...(k % 11 === 0 ? ['rare'] : [])];
+  const readers = () => Array.from({ length: packCount }, (_, k) => new IndexReader(indexOf(termsOf(k), 2 + (k % 3))));
+  const plain = (p: IndexPostings | null): unknown => (p === null ? null : { units: Array.from(p.units), tfs: Array.from(p.tfs) });
+  const asked = ['common', 'rare', 't1', 'u6', 'absent', 't4'];
+  // The reference: every pack's filter built before any lookup.
+  const ready = new PackedIndex(readers(), FIELDS, 0);
+  t.equal(ready.prepareLookups(packCount), true, 'every pack prepared: nothing left');
+  const reference = asked.map((term) => plain(ready.termPostings(term)));
+  const lazy = new PackedIndex(readers(), FIELDS, 0);
+  const prepared = (index: PackedIndex): number => (index as unknown as { prepared: number }).prepared;
+  t.same(plain(lazy.termPostings('common')), reference[0], 'the first lookup, most packs still without a filter: the same postings');
+  t.equal(prepared(lazy), FILTERS_PER_LOOKUP, 'a lookup prepares FILTERS_PER_LOOKUP packs');
+  t.equal(lazy.prepareLookups(FILTERS_PER_LOOKUP), false, 'idle work: more packs prepared, some still left');
+  t.equal(prepared(lazy), 2 * FILTERS_PER_LOOKUP);
+  t.same(asked.map((term) => plain(lazy.termPostings(term))), reference, 'every later lookup, whatever is prepared: the same postings');
+  t.equal(lazy.prepareLookups(1), true, 'the lookups finished the preparing');
+  t.same(asked.map((term) => plain(lazy.termPostings(term))), reference, 'and after: the same');
+});

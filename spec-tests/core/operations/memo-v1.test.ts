@@ -27,6 +27,28 @@ t.test('a v1 cache is loaded once; new queries are answered by the same engine',
   t.same(idsOf(memo.get(cache), 'text'), ['b.md', 'a.md']);
 });
 
+t.test('idle work (CacheMemo.prepare): term filters built a slice at a time, answers unchanged', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  // Enough paths for several packs (a pack ends at one path in 32, docs/engine.md "Cache format").
+  const src = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${String(i).padStart(3, '0')}.md`, `# Page ${i}\n\nalpha ${i % 7 === 0 ? 'rare ' : ''}text number ${i}\n`]));
+  const dir = t.testdir({ src });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  const packs = manifestOf(cache).files.packs.length;
+  t.ok(packs > 2, `several packs (${packs})`);
+  t.equal(memo.prepare(1), true, 'nothing loaded: nothing to prepare');
+  const engine = memo.get(cache);
+  t.equal(memo.prepare(1), false, 'loaded, one slice of one pack: packs are left');
+  let slices = 1;
+  while (!memo.prepare(1)) slices++;
+  t.equal(slices + 1, packs, 'one pack a slice, every pack once');
+  // A memo whose cache was never prepared answers first (its lookups prepare packs as they go).
+  const fresh = new CacheMemo();
+  t.teardown(() => fresh.close());
+  for (const q of ['rare text', 'alpha', 'number 150']) t.same(idsOf(engine, q), idsOf(fresh.get(cache), q), `${q}: the same answer, prepared or not`);
+});
+
 t.test('a v1 cache rebuilt with --force is reloaded on the next call', async (t) => {
   const memo = new CacheMemo();
   t.teardown(() => memo.close());
