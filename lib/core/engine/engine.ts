@@ -17,6 +17,10 @@ import { resolveV1, type BudgetScope, type ResolveOptions } from './v1/resolve.j
 import { ContextError } from '../../errors.js';
 import { v0Documents, v0ReadText } from './v0/read-document.js';
 import { v1Documents, v1ReadText, type DocumentEntry } from './v1/read.js';
+import { prepareNorms } from '../ranking/bm25.js';
+
+/** Units whose length normalizations one unit of Engine.prepare's `work` computes (a server's idle slice of 128: 65,536 units). */
+const NORMS_PER_WORK = 512;
 
 export type { BudgetScope, ResolveOptions } from './v1/resolve.js';
 export type { DocumentEntry } from './v1/read.js';
@@ -42,8 +46,9 @@ export interface Engine {
   close(): void;
   /**
    * Spends a slice of idle time on what later questions read (v1: the term filters of up to
-   * `work` packs, PackedIndex.prepareLookups); true when nothing is left to prepare. Answers
-   * are the same whether or not it was called.
+   * `work` packs, PackedIndex.prepareLookups, then the length normalizations of up to
+   * `work` × NORMS_PER_WORK units, prepareNorms); true when nothing is left to prepare.
+   * Answers are the same whether or not it was called.
    */
   prepare(work: number): boolean;
   /** A v0 engine opened with `index: true`: its in-memory word index (sizes, for tests and benches). */
@@ -106,7 +111,8 @@ function v1Engine(dir: string, manifest: { readonly text: string; readonly value
     readText: (path, slug) => v1ReadText(cache, path, slug),
     resolve: (q, b, scope = 'content', options = {}) => resolveV1(cache, q, b, scope, options),
     close: () => cache.close(),
-    prepare: (work) => cache.index.prepareLookups?.(work) ?? true,
+    // Term filters first (what a new word needs), then the units' length normalizations.
+    prepare: (work) => (cache.index.prepareLookups?.(work) ?? true) && prepareNorms(cache.index, cache.manifest.config.ranking, work * NORMS_PER_WORK),
   };
 }
 

@@ -77,14 +77,41 @@ function fieldScore(p: RankingParams, f: number, idf: number, tf: number, len: n
 // query on its postings alone), each unit's computed the first time a posting needs it (NaN
 // until then: a first question at 100,000 documents normalizes the units it matches, not all
 // 960,000), and evaluated exactly as fieldScore evaluates it, so every score keeps its bits.
-const normCache = new WeakMap<UnitIndex, { k1: number; b: number; norms: Float64Array }>();
+const normCache = new WeakMap<UnitIndex, { k1: number; b: number; norms: Float64Array; filled: number }>();
+
+function normEntry(index: UnitIndex, params: RankingParams): { k1: number; b: number; norms: Float64Array; filled: number } {
+  const known = normCache.get(index);
+  if (known !== undefined && known.k1 === params.k1 && known.b === params.b) return known;
+  const entry = { k1: params.k1, b: params.b, norms: new Float64Array(index.unitCount * index.fieldCount).fill(NaN), filled: 0 };
+  normCache.set(index, entry);
+  return entry;
+}
 
 function normsOf(index: UnitIndex, params: RankingParams): Float64Array {
-  const known = normCache.get(index);
-  if (known !== undefined && known.k1 === params.k1 && known.b === params.b) return known.norms;
-  const norms = new Float64Array(index.unitCount * index.fieldCount).fill(NaN);
-  normCache.set(index, { k1: params.k1, b: params.b, norms });
-  return norms;
+  return normEntry(index, params).norms;
+}
+
+/**
+ * Computes the normalization of up to `units` more units ahead of need (what rankUnits
+ * computes the first time a posting needs it, with the same operations): idle work for a
+ * long-lived server (Engine.prepare). True once every unit has it.
+ */
+export function prepareNorms(index: UnitIndex, params: RankingParams, units: number): boolean {
+  const entry = normEntry(index, params);
+  const n = index.unitCount;
+  const fields = index.fieldCount;
+  const avg = index.lengthSums.map((sum) => (n === 0 || sum === 0 ? 1 : sum / n));
+  const { k1, b } = params;
+  const norms = entry.norms;
+  const end = Math.min(n, entry.filled + units);
+  for (let u = entry.filled; u < end; u++) {
+    for (let f = 0; f < fields; f++) {
+      const at = u * fields + f;
+      if (norms[at] !== norms[at]) norms[at] = k1 * (1 - b + (b * index.unitLength(u, f)) / (avg[f] as number));
+    }
+  }
+  entry.filled = end;
+  return end >= n;
 }
 
 /** Scores every unit holding at least one of `terms` (distinct, sorted by UTF-8 bytes). */

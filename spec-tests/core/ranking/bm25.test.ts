@@ -67,6 +67,29 @@ t.test('bm25.ts: the formula of docs/engine.md, recomputed by hand', async (t) =
   t.ok(Math.abs(share(Math.log, 1, 2, 1, 1) - titleShare) < 1e-15, 'title share of "pear" in u1 = 1.5·ln(8/3)·2.2/(1 + 1.2·2.5)');
 });
 
+t.test('bm25.ts: normalizations computed where needed, ahead of need (prepareNorms) or not kept at all (oneQuery): the same bits', async (t) => {
+  const { prepareNorms } = await import('../../../lib/core/ranking/bm25.js');
+  const reference = Array.from(rankUnits(new IndexReader(encodeIndex(INDEX)), ['apple', 'fig', 'pear'], PARAMS).scores);
+  t.same(reference, expected(ln), 'a fresh index, normalized as its postings need');
+  // Prepared one unit at a time, asked between: the same scores at every step.
+  const prepared = new IndexReader(encodeIndex(INDEX));
+  t.same(Array.from(rankUnits(prepared, ['fig'], PARAMS).scores).length, 3);
+  const steps: boolean[] = [];
+  for (let k = 0; k < 3; k++) {
+    steps.push(prepareNorms(prepared, PARAMS, 1));
+    t.same(Array.from(rankUnits(prepared, ['apple', 'fig', 'pear'], PARAMS).scores), reference, `after ${k + 1} unit(s) prepared`);
+  }
+  t.same(steps, [false, false, true], 'one unit a step, done after the third (of 3)');
+  t.equal(prepareNorms(prepared, PARAMS, 5), true, 'nothing left');
+  // An index that answers one query keeps nothing: the same scores.
+  const once = Object.assign(new IndexReader(encodeIndex(INDEX)), { oneQuery: true });
+  t.same(Array.from(rankUnits(once, ['apple', 'fig', 'pear'], PARAMS).scores), reference, 'oneQuery: the same bits');
+  // Other ranking constants are another table: k1 changed, every score follows the formula.
+  const other = { ...PARAMS, k1: 0.9 };
+  const fresh = Array.from(rankUnits(new IndexReader(encodeIndex(INDEX)), ['apple'], other).scores);
+  t.same(Array.from(rankUnits(prepared, ['apple'], other).scores), fresh, 'a prepared table is for its own k1 and b only');
+});
+
 t.test('bm25.ts: idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)); a term in every unit still scores > 0', async (t) => {
   t.equal(idfOf(3, 2), ln(1 + 1.5 / 2.5));
   t.equal(idfOf(3, 3), ln(1 + 0.5 / 3.5));
