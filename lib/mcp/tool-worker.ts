@@ -56,7 +56,15 @@ function whileIdle(): void {
   if (idle) return;
   idle = true;
   setImmediate(function slice(): void {
-    if (memo.prepare(IDLE_SLICE)) idle = false;
+    let done: boolean;
+    try {
+      done = memo.prepare(IDLE_SLICE);
+    } catch {
+      // Damage the preparing met (heads are checked when loaded, so none is expected) is
+      // the next call's to report, as cache_invalid, where it reads the same bytes.
+      done = true;
+    }
+    if (done) idle = false;
     else setImmediate(slice);
   });
 }
