@@ -77,7 +77,7 @@ t.test('npm pack, install into a fresh prefix, run the installed context', async
   t.equal(pack.status, 0, 'npm pack', { stderr: pack.stderr });
   const [entry] = parseJson(pack.stdout) as PackEntry[];
   const files = (entry?.files ?? []).map((f) => f.path).sort();
-  for (const needed of ['package.json', 'README.md', 'bin/context', 'dist/cli/main.js', 'dist/mcp/server.js', 'dist/core/operations/build-worker.js', 'dist/core/engine/v0/read-worker.js', 'bin/load-bundle.mjs', 'dist/bundle/main.cjs', 'dist/bundle/main.cjs.cache', 'dist/bundle/batch-worker.js', 'dist/bundle/read-worker.js', 'dist/bundle/build-worker.js', 'dist/bundle/tool-worker.js', 'examples/corpus/README.md']) {
+  for (const needed of ['package.json', 'README.md', 'bin/context', 'dist/cli/main.js', 'dist/mcp/server.js', 'dist/core/operations/build-worker.js', 'dist/core/engine/v0/read-worker.js', 'bin/load-bundle.mjs', 'dist/bundle/main.cjs', 'dist/bundle/main.cjs.cache', 'dist/bundle/batch-worker.js', 'dist/bundle/read-worker.js', 'dist/bundle/heads-worker.js', 'dist/core/engine/v1/heads-worker.js', 'dist/bundle/build-worker.js', 'dist/bundle/tool-worker.js', 'examples/corpus/README.md']) {
     t.ok(files.includes(needed), `the tarball holds ${needed}`);
   }
   t.same(files.filter((f) => /^(lib|spec-tests|conformance|bench|scripts|docs|node_modules|\.tap)\//.test(f)), [], 'no sources, tests, transcripts, benchmarks or dependencies');

@@ -11,7 +11,7 @@ import { parseJson } from '../../json.js';
 import { selectDocuments } from './v0/select.js';
 import type { WordIndex } from './v0/word-index.js';
 import { queryTermsV1 } from '../analysis/analyzer.js';
-import { loadV1 } from './v1/load.js';
+import { loadV1, loadV1Parallel, type V1Cache } from './v1/load.js';
 import { isV1Manifest, MANIFEST_FILE } from './v1/manifest.js';
 import { resolveV1, type BudgetScope, type ResolveOptions } from './v1/resolve.js';
 import { ContextError } from '../../errors.js';
@@ -102,7 +102,10 @@ export function v1Manifest(dir: string): { readonly text: string; readonly value
 }
 
 function v1Engine(dir: string, manifest: { readonly text: string; readonly value: unknown }, query?: string): Engine {
-  const cache = loadV1(dir, manifest.text, manifest, query === undefined ? undefined : queryTermsV1(query));
+  return v1EngineOf(loadV1(dir, manifest.text, manifest, query === undefined ? undefined : queryTermsV1(query)));
+}
+
+function v1EngineOf(cache: V1Cache): Engine {
   return {
     name: 'v1',
     cacheVersion: cache.manifest.cacheVersion,
@@ -124,10 +127,16 @@ export function openEngine(dir: string, terms: readonly string[] = [], options: 
   return v0Engine(loadCache(dir, options.index === true ? { index: true } : { terms }));
 }
 
-/** As `openEngine`; a v0 cache is read on up to `threads` threads. */
+/**
+ * As `openEngine`; a v0 cache is read on up to `threads` threads, and so are the heads of a
+ * large v1 cache loaded for one query (./v1/load.ts loadV1Parallel).
+ */
 export async function openEngineParallel(dir: string, terms: readonly string[], threads: number, options: OpenOptions = {}): Promise<Engine> {
   requireCacheDir(dir);
   const v1 = v1Manifest(dir);
-  if (v1 !== null) return v1Engine(dir, v1, options.query);
+  if (v1 !== null) {
+    if (options.query === undefined) return v1Engine(dir, v1);
+    return v1EngineOf(await loadV1Parallel(dir, v1.text, v1, queryTermsV1(options.query), threads));
+  }
   return v0Engine(await loadCacheParallel(dir, { terms, threads }));
 }

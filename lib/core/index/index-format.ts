@@ -331,8 +331,12 @@ export class IndexReader extends UnitRows {
   private readonly stats: Uint32Array;
   private readonly postingBytes: Uint8Array;
 
+  /** The index's bytes as given (its sections are views of them). */
+  readonly bytes: Uint8Array;
+
   constructor(bytes: Uint8Array) {
     super();
+    this.bytes = bytes;
     const r = new ByteReader(bytes);
     // Compared as bytes: damaged magic need not be UTF-8, and must still be IndexFormatError.
     if (compareU8(r.take(MAGIC_BYTES.length), MAGIC_BYTES) !== 0) throw new IndexFormatError('not an index file');
