@@ -235,17 +235,22 @@ t.test('any single corrupted byte: IndexFormatError or a decodable index, never 
 
 // scopedIndex: what a one-query load keeps of a pack's index ("read only what the query
 // needs", Builds at native speed on real text, What to build item 6).
-t.test('index-format.ts: scopedIndex keeps the units, their strings and the asked terms\' postings, nothing else', async (t) => {
-  const { scopedIndex } = await import('../../../lib/core/index/index-format.js');
+/** The encoded index of `texts`, one unit each (unit d: tokens d + 1, slug sd, trail Top > Hd). */
+async function indexBytesOf(texts: readonly string[]): Promise<Uint8Array> {
   const { buildIndexData } = await import('../../../lib/core/index/build-index.js');
   const { TermCounter, FIELD_COUNT } = await import('../../../lib/core/analysis/term-counter.js');
   const counter = new TermCounter();
-  const texts = ['alpha beta gamma', 'beta delta', 'gamma gamma 日本', 'epsilon alpha'];
   const units = texts.map((text, doc) => {
     counter.count(text, 0);
     return { doc, start: 0, end: text.length, tokens: doc + 1, words: 3, slug: `s${doc}`, trail: ['Top', `H${doc}`], terms: counter.finishUnit(), dictionary: counter.terms };
   });
-  const full = new IndexReader(encodeIndex(buildIndexData(texts.length, FIELD_COUNT, units)));
+  return encodeIndex(buildIndexData(texts.length, FIELD_COUNT, units));
+}
+
+t.test('index-format.ts: scopedIndex keeps the units, their strings and the asked terms\' postings, nothing else', async (t) => {
+  const { scopedIndex } = await import('../../../lib/core/index/index-format.js');
+  const texts = ['alpha beta gamma', 'beta delta', 'gamma gamma 日本', 'epsilon alpha'];
+  const full = new IndexReader(await indexBytesOf(texts));
   const keys = ['gamma', 'zeta', 'alpha', '日本', 'alpha'].map((k) => new TextEncoder().encode(k));
   const scoped = scopedIndex(full, keys);
   t.equal(scoped.termCount, 3, 'the three asked terms it holds (zeta is in no unit; alpha asked twice)');
@@ -259,15 +264,9 @@ t.test('index-format.ts: scopedIndex keeps the units, their strings and the aske
 
 t.test('index-format.ts: scopedIndex copies a term\'s postings as stored, and refuses a range that is not one', async (t) => {
   const { scopedIndex } = await import('../../../lib/core/index/index-format.js');
-  const { buildIndexData } = await import('../../../lib/core/index/build-index.js');
-  const { TermCounter, FIELD_COUNT } = await import('../../../lib/core/analysis/term-counter.js');
-  const counter = new TermCounter();
-  const texts = ['alpha beta gamma', 'beta delta beta', 'gamma gamma 日本', 'epsilon alpha gamma'];
-  const units = texts.map((text, doc) => {
-    counter.count(text, 0);
-    return { doc, start: 0, end: text.length, tokens: 1, words: 3, slug: `s${doc}`, trail: [], terms: counter.finishUnit(), dictionary: counter.terms };
-  });
-  const encode = () => new IndexReader(encodeIndex(buildIndexData(texts.length, FIELD_COUNT, units)));
+  const bytes = await indexBytesOf(['alpha beta gamma', 'beta delta beta', 'gamma gamma 日本', 'epsilon alpha gamma']);
+  // A fresh copy each time: the tests below write into a reader's sections.
+  const encode = () => new IndexReader(Uint8Array.from(bytes));
   const full = encode();
   const keys = ['beta', 'gamma'].map((k) => new TextEncoder().encode(k));
   const scoped = scopedIndex(full, keys);
