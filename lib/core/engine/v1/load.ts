@@ -10,14 +10,13 @@
 
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { compareBytes } from '../../../json.js';
 import { ContextError, errorData, fromErrorData, osFailure, type ErrorData } from '../../../errors.js';
 import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { htmlText } from '../../analysis/html.js';
 import { formatOfPath } from '../../sources/extensions.js';
 import { requireCacheDir } from '../../store/locate.js';
 import * as fs from '../../fs.js';
-import { sha256Hex, versionOf } from '../../hash.js';
+import { versionOf } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { PackedIndex, POSTINGS_KEPT, type UnitIndex } from '../../index/packed-index.js';
