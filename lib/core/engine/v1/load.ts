@@ -1,4 +1,4 @@
-// Opens a format-10 cache for answering queries without reading its documents' contents:
+// Opens a v1 cache for answering queries without reading its documents' contents:
 // the manifest is checked (shape, cache_version recomputed from the packs' heads), every
 // pack must be there with its recorded size, and each pack's head (its document list and
 // index) is read and must match the size and sha256 the manifest records. A document's
@@ -6,7 +6,9 @@
 // OPEN_PACKS at a time, its size checked again), and re-hashed against its version, so a
 // damaged cache yields cache_invalid, never a wrong answer.
 // A pack is named by its hash: one opened after a rebuild swapped the cache directory
-// holds the same bytes, or is gone (cache_invalid, as for any missing pack).
+// holds the same bytes, or is gone (cache_invalid, as for any missing pack). The heads are
+// read and checked by ./heads.ts, for a large cache loaded for one query partly on a worker
+// (loadV1Parallel).
 
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -224,7 +226,7 @@ export async function loadV1Parallel(dir: string, manifestText: string, parsed: 
   return cacheOf(dir, top, { documents, readers }, terms);
 }
 
-/** Opens the format-10 cache at `dir` (reads its manifest first). */
+/** Opens the v1 cache at `dir` (reads its manifest first). */
 export function openV1(dir: string): V1Cache {
   requireCacheDir(dir);
   return loadV1(dir, readCacheFile(dir, 'manifest.json').toString('utf8'));
