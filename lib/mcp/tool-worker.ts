@@ -4,6 +4,7 @@
 // UTF-8, handed over without a copy), so the server's thread only wraps them in the JSON-RPC
 // envelope: a large answer is parsed into structuredContent, serialized and encoded here.
 
+import { availableParallelism } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CacheMemo } from '../core/operations/api.js';
 import { canonical } from '../json.js';
@@ -52,6 +53,22 @@ const encoder = new TextEncoder();
  */
 const IDLE_SLICE = 128;
 let idle = false;
+const threads = availableParallelism();
+
+/**
+ * A call's cache loaded ahead of it when it is not held yet, a large v1 cache's heads on two
+ * threads (CacheMemo.preload: the same cache, and whatever fails there is left for the call
+ * to meet and report as it always has).
+ */
+async function preload(args: Readonly<Record<string, unknown>>): Promise<void> {
+  let dir: string;
+  try {
+    dir = cacheDirOf(args['cache'], ctx);
+  } catch {
+    return; // a name that locates nothing: the call reports it
+  }
+  await memo.preload(dir, threads);
+}
 function whileIdle(): void {
   if (idle) return;
   idle = true;
@@ -86,7 +103,9 @@ if (port !== null) {
       port.postMessage({ job, failed: `no tool ${message.tool} on the worker` });
       return;
     }
-    toolCallResult(tool, message.args, ctx, message.version, { signal: never, progress: null }, log).then(
+    preload(message.args)
+      .then(() => toolCallResult(tool, message.args, ctx, message.version, { signal: never, progress: null }, log))
+      .then(
       (result) => {
         const bytes = encoder.encode(canonical(message.stateless ? completeResult(result) : result));
         port.postMessage({ job, bytes }, [bytes.buffer]);

@@ -128,6 +128,18 @@ export function openEngine(dir: string, terms: readonly string[] = [], options: 
 }
 
 /**
+ * As `openEngine(dir, [], { index: true })`, the whole cache as a long-lived server keeps it,
+ * with a large v1 cache's heads read on up to `threads` threads (./v1/load.ts
+ * loadV1Parallel); a v0 cache is read on this thread.
+ */
+export async function openEngineWhole(dir: string, threads: number): Promise<Engine> {
+  requireCacheDir(dir);
+  const v1 = v1Manifest(dir);
+  if (v1 === null) return openEngine(dir, [], { index: true });
+  return v1EngineOf(await loadV1Parallel(dir, v1.text, v1, undefined, threads));
+}
+
+/**
  * As `openEngine`; a v0 cache is read on up to `threads` threads, and so are the heads of a
  * large v1 cache loaded for one query (./v1/load.ts loadV1Parallel).
  */

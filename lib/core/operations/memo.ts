@@ -11,7 +11,7 @@ import { compareBytes } from '../../json.js';
 import * as fs from '../fs.js';
 import { DOCUMENTS_DIR, INDEX_FILE, MANIFEST_FILE } from '../engine/v0/format.js';
 import { PACKS_DIR } from '../engine/v1/manifest.js';
-import { openEngine, type Engine } from '../engine/engine.js';
+import { openEngine, openEngineWhole, type Engine } from '../engine/engine.js';
 import { requireCacheDir } from '../store/locate.js';
 import { osFailure } from '../../errors.js';
 
@@ -51,6 +51,15 @@ function safeStampOf(dir: string, deep: boolean): string {
   }
 }
 
+/** A cache directory watched while it loads (CacheMemo.watch). */
+interface Watch {
+  readonly list: { close(): void }[];
+  readonly deep: boolean;
+  readonly stamp: string;
+  readonly entryRef: { entry?: Entry };
+  close(): void;
+}
+
 export class CacheMemo {
   private readonly entries = new Map<string, Entry>();
   private readonly capacity: number;
@@ -66,40 +75,101 @@ export class CacheMemo {
    */
   get(dir: string): Engine {
     requireCacheDir(dir); // a file or an absent path is cache_missing, as for the CLI
-    const hit = this.entries.get(dir);
-    if (hit !== undefined && !hit.dirty && hit.stamp === safeStampOf(dir, hit.deep)) {
-      // Refresh recency for the LRU bound.
-      this.entries.delete(dir);
-      this.entries.set(dir, hit);
-      return hit.cache;
-    }
+    const hit = this.fresh(dir);
+    if (hit !== null) return hit;
     this.drop(dir);
-    // Watch before loading, so a change during the load is not missed.
-    const watchers: { close(): void }[] = [];
+    const watch = this.watch(dir);
+    let cache: Engine;
+    try {
+      cache = openEngine(dir, [], { index: true });
+    } catch (err) {
+      watch.close();
+      throw err;
+    }
+    return this.hold(dir, watch, cache);
+  }
+
+  /**
+   * Loads the cache at `dir` ahead of a `get`, reading a large v1 cache's heads on up to
+   * `threads` threads (engine.ts openEngineWhole), when no load of it is held. It never
+   * fails: whatever goes wrong here, the `get` that follows loads the cache itself and
+   * reports it, as always.
+   */
+  async preload(dir: string, threads: number): Promise<void> {
+    const pending = this.loading.get(dir);
+    if (pending !== undefined) return pending;
+    const load = (async (): Promise<void> => {
+      try {
+        // Only a cache not held at all: one held is checked (and reloaded if stale) by `get`,
+        // whose stamp check would otherwise run twice a call.
+        if (this.entries.has(dir)) return;
+        requireCacheDir(dir);
+        const watch = this.watch(dir);
+        let cache: Engine;
+        try {
+          cache = await openEngineWhole(dir, threads);
+        } catch {
+          watch.close();
+          return;
+        }
+        // A `get` meanwhile loaded it on its own: keep what is held.
+        if (this.entries.has(dir)) {
+          watch.close();
+          cache.close();
+          return;
+        }
+        this.hold(dir, watch, cache);
+      } catch {
+        // The `get` that follows reports it.
+      }
+    })();
+    this.loading.set(dir, load);
+    try {
+      await load;
+    } finally {
+      this.loading.delete(dir);
+    }
+  }
+
+  /** Loads under way (preload), by directory. */
+  private readonly loading = new Map<string, Promise<void>>();
+
+  /** The entry at `dir` when it is current, its recency refreshed for the LRU bound; else null. */
+  private fresh(dir: string): Engine | null {
+    const hit = this.entries.get(dir);
+    if (hit === undefined || hit.dirty || hit.stamp !== safeStampOf(dir, hit.deep)) return null;
+    this.entries.delete(dir);
+    this.entries.set(dir, hit);
+    return hit.cache;
+  }
+
+  /**
+   * Watches `dir` before its load, so a change during the load is not missed (the stamp taken
+   * now differs afterwards), and marks the entry made after it dirty on any later change.
+   */
+  private watch(dir: string): Watch {
     const entryRef: { entry?: Entry } = {};
     const markDirty = (): void => {
       if (entryRef.entry !== undefined) entryRef.entry.dirty = true;
     };
+    const list: { close(): void }[] = [];
     // A cache has documents/ (v0) or packs/ (v1): with the cache directory, two watches.
     for (const d of [dir, join(dir, DOCUMENTS_DIR), join(dir, PACKS_DIR)]) {
       try {
-        watchers.push(fs.watchDir(d, markDirty));
+        list.push(fs.watchDir(d, markDirty));
       } catch {
         // Unwatchable (or absent) directory: the stat stamp still guards this entry.
       }
     }
     // Without both watches, a document or pack rewritten in place shows only in its own stat.
-    const deep = watchers.length < 2;
-    const stamp = safeStampOf(dir, deep);
-    let cache: Engine;
-    try {
-      cache = openEngine(dir, [], { index: true });
-    } catch (err) {
-      for (const w of watchers) w.close();
-      throw err;
-    }
-    const entry: Entry = { stamp, deep, cache, dirty: false, watchers };
-    entryRef.entry = entry;
+    const deep = list.length < 2;
+    return { list, deep, stamp: safeStampOf(dir, deep), entryRef, close: () => list.forEach((w) => w.close()) };
+  }
+
+  /** Holds `cache`, loaded under `watch`, as the entry of `dir` (the least recent out past the bound). */
+  private hold(dir: string, watch: Watch, cache: Engine): Engine {
+    const entry: Entry = { stamp: watch.stamp, deep: watch.deep, cache, dirty: false, watchers: watch.list };
+    watch.entryRef.entry = entry;
     this.entries.set(dir, entry);
     while (this.entries.size > this.capacity) {
       const oldest = this.entries.keys().next().value as string;

@@ -49,6 +49,43 @@ t.test('idle work (CacheMemo.prepare): term filters built a slice at a time, ans
   for (const q of ['rare text', 'alpha', 'number 150']) t.same(idsOf(engine, q), idsOf(fresh.get(cache), q), `${q}: the same answer, prepared or not`);
 });
 
+t.test('preload: the cache loaded ahead of a get, which then answers from it; failures left for get to report', async (t) => {
+  const memo = new CacheMemo();
+  t.teardown(() => memo.close());
+  const dir = t.testdir({ src: SOURCES, src2: { 'c.md': 'gamma text' } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache);
+  await Promise.all([memo.preload(cache, 2), memo.preload(cache, 2)]);
+  const held = memo.get(cache);
+  t.same(idsOf(held, 'text'), ['b.md', 'a.md'], 'the preloaded cache answers');
+  t.equal(memo.get(cache), held, 'get takes it: not loaded again');
+  await memo.preload(cache, 2);
+  t.equal(memo.get(cache), held, 'a second preload leaves what is held');
+  const fresh = new CacheMemo();
+  t.teardown(() => fresh.close());
+  for (const q of ['alpha', 'beta text']) t.same(idsOf(held, q), idsOf(fresh.get(cache), q), `${q}: as a cache loaded by get`);
+  // Rebuilt: what is held is stale; preload leaves it to get, which reloads it as before.
+  await buildV1(join(dir, 'src2'), cache, {}, true);
+  await memo.settle();
+  await memo.preload(cache, 2);
+  const reloaded = memo.get(cache);
+  t.not(reloaded, held, 'reloaded by get');
+  t.same(idsOf(reloaded, 'text'), ['c.md']);
+  // Nothing there: preload does not throw; get reports it.
+  await memo.preload(join(dir, 'absent'), 2);
+  t.throws(() => memo.get(join(dir, 'absent')), { code: 'cache_missing' }, 'get reports the missing cache');
+  // A damaged cache: preload loads nothing; get reports it.
+  const other = new CacheMemo();
+  t.teardown(() => other.close());
+  const m = manifestOf(cache);
+  const file = packFile(cache, m, 0);
+  const bytes = readFileSync(file);
+  bytes[80] = (bytes[80] as number) ^ 0x20;
+  writeFileSync(file, bytes);
+  await other.preload(cache, 2);
+  t.throws(() => other.get(cache), { code: 'cache_invalid' }, 'a damaged head: get reports it');
+});
+
 t.test('a v1 cache rebuilt with --force is reloaded on the next call', async (t) => {
   const memo = new CacheMemo();
   t.teardown(() => memo.close());

@@ -184,20 +184,20 @@ interface HeadsReply {
 }
 
 /**
- * As loadV1 with `terms` (a cache loaded for one query), with the later packs' heads read and
- * checked on a worker thread when there are at least `minBytes` of heads (PARALLEL_HEAD_BYTES)
- * and `threads` is 2 or more: the same checks on the same bytes, the same cache, and the
- * same failure a sequential load reports (this thread's packs come first, and it reports its
- * own before the worker's).
+ * As loadV1 (with `terms`: a cache loaded for one query; without: whole, as a server keeps
+ * it), with the later packs' heads read and checked on a worker thread when there are at
+ * least `minBytes` of heads (PARALLEL_HEAD_BYTES) and `threads` is 2 or more: the same checks
+ * on the same bytes, the same cache, and the same failure a sequential load reports (this
+ * thread's packs come first, and it reports its own before the worker's).
  */
-export async function loadV1Parallel(dir: string, manifestText: string, parsed: { readonly value: unknown } | undefined, terms: readonly string[], threads: number, minBytes = PARALLEL_HEAD_BYTES): Promise<V1Cache> {
+export async function loadV1Parallel(dir: string, manifestText: string, parsed: { readonly value: unknown } | undefined, terms: readonly string[] | undefined, threads: number, minBytes = PARALLEL_HEAD_BYTES): Promise<V1Cache> {
   const top = checkedTop(manifestText, parsed);
-  const keys = terms.map((t) => UTF8.encode(t));
+  const keys = terms === undefined ? undefined : terms.map((t) => UTF8.encode(t));
   const total = top.packs.reduce((n, p) => n + p.head.bytes, 0);
   if (HEADS_WORKER_URL === null || threads < 2 || top.packs.length < 2 || total < minBytes) return cacheOf(dir, top, readPackHeads(dir, top, keys), terms);
   let split = 0;
   for (let bytes = 0; split < top.packs.length - 1 && bytes < total * MAIN_SHARE; split++) bytes += (top.packs[split] as PackRecord).head.bytes;
-  const worker = new Worker(HEADS_WORKER_URL, { workerData: { dir, packs: top.packs.slice(split), first: split, keys } });
+  const worker = new Worker(HEADS_WORKER_URL, { workerData: { dir, packs: top.packs.slice(split), first: split, keys: keys ?? null } });
   const reply = new Promise<HeadsReply>((resolve) => {
     worker.once('message', (r: HeadsReply) => resolve(r));
     worker.once('error', (err) => resolve({ documents: [], indexes: [], error: errorData(new ContextError('internal_error', `heads worker: ${String(err)}`)) }));

@@ -70,6 +70,13 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
     two.close();
     one.close();
   }
+  // A whole load (as a server keeps the cache): the same, the heads moved back whole.
+  const whole = dist.loadV1(cache, text);
+  const wholeParallel = await dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0);
+  t.same(wholeParallel.manifest.documents, whole.manifest.documents, 'whole: the same documents');
+  for (const q of QUERIES) t.equal(compact(distResolve.resolveV1(wholeParallel, q, 600, 'answer', { explain: false })), compact(distResolve.resolveV1(whole, q, 600, 'answer', { explain: false })), `whole, ${q}: the same answer bytes`);
+  wholeParallel.close();
+  whole.close();
   // Damage: the failure reported is the one a sequential load meets first.
   const failureOf = async (load: () => Promise<unknown> | unknown): Promise<string> => {
     try {
@@ -86,6 +93,7 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
   const lastFails = await failureOf(() => dist.loadV1(cache, text, undefined, terms));
   t.match(lastFails, /^cache_invalid: index: the head of packs\/.* does not match the manifest$/, 'the last pack damaged: a sequential load refuses it');
   t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, terms, 2, 0)), lastFails, 'the worker met it: the same failure');
+  t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0)), lastFails, 'and in a whole load');
   damageHead(heads[0] as { offset: number; pack: string });
   const firstFails = await failureOf(() => dist.loadV1(cache, text, undefined, terms));
   t.not(firstFails, lastFails, 'the first pack damaged too: a sequential load meets that one first');
