@@ -103,19 +103,20 @@ if (port !== null) {
       port.postMessage({ job, failed: `no tool ${message.tool} on the worker` });
       return;
     }
+    // preload never rejects: a failure there is the call's to meet and report.
     preload(message.args)
       .then(() => toolCallResult(tool, message.args, ctx, message.version, { signal: never, progress: null }, log))
       .then(
-      (result) => {
-        const bytes = encoder.encode(canonical(message.stateless ? completeResult(result) : result));
-        port.postMessage({ job, bytes }, [bytes.buffer]);
-        whileIdle();
-      },
-      (err: unknown) => {
-        if (err instanceof RpcError) port.postMessage({ job, rpc: err.body });
-        else port.postMessage({ job, failed: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      },
-    );
+        (result) => {
+          const bytes = encoder.encode(canonical(message.stateless ? completeResult(result) : result));
+          port.postMessage({ job, bytes }, [bytes.buffer]);
+          whileIdle();
+        },
+        (err: unknown) => {
+          if (err instanceof RpcError) port.postMessage({ job, rpc: err.body });
+          else port.postMessage({ job, failed: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        },
+      );
   });
   port.postMessage({ ready: true, thread: currentThreadId() });
 }
