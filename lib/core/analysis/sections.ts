@@ -62,7 +62,7 @@ interface Part {
   end: number;
   /** The heading slug the part is addressed by (before `~N`), and its trail. */
   readonly slug: string;
-  readonly trail: readonly string[];
+  trail: readonly string[];
   /** Index of the heading the part starts with, or -1 (leading text, or a piece cut from inside a heading's text). */
   readonly own: number;
   /** The text a heading has before its first sub-heading, cut off by a heading cut. */
@@ -336,10 +336,17 @@ export function splitSections(text: string, structure: MarkdownStructure, option
     into.end = p.end;
     into.bytes += p.bytes;
   };
+  const titled = (structure.frontMatter?.title ?? '').trim() !== '';
+  const firstHeadingStart = top.length > 1 && (top[0] as Part).leading ? (top[1] as Part).start : -1;
   for (const p of parts) {
     let previous = merged[merged.length - 1];
     if (previous !== undefined && previous.wantsNext) {
       if (fits(previous, p)) {
+        // A page's few words before its first heading (a banner, a badge line, a directive)
+        // are no name for it: the small leading part that takes in the first heading's
+        // section is named by that heading (when it shows text), unless the front matter's
+        // title names the page.
+        if (previous.leading && previous.piece === 1 && !titled && p.own >= 0 && p.piece === 1 && previous.end === firstHeadingStart && p.trail.every((t) => t !== '')) previous.trail = p.trail;
         absorb(previous, p);
         previous.wantsNext = previous.bytes < minBytes;
         continue;

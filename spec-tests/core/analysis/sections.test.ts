@@ -80,6 +80,32 @@ t.test('merge: a small first section joins the one after it and keeps its own sl
   t.same(split('# a\n## b\n', { splitLevel: 2, minBytes: 512 }).map((s) => s.slug), ['a'], 'all small: one section remains');
 });
 
+t.test('a small leading part that takes in the first heading is named by that heading', async (t) => {
+  // docs/engine.md "Sections" rule 3: a page's banner, badge line or directive before its
+  // first heading names nothing; the heading the part takes in names the page.
+  const big = 'x'.repeat(300) + '\n';
+  const banner = `Apache HTTP Server Version 2.4\n\n# Log Files\nintro\n## Overview\n${big}`;
+  t.same(split(banner, { splitLevel: 2, minBytes: 256, mergeMaxBytes: 300 }).map((s) => [s.slug, s.trail]), [
+    ['', ['Log Files']],
+    ['overview', ['Log Files', 'Overview']],
+  ], 'the banner is content, not the name: the id stays the path');
+  const rst = `.. currentmodule:: flask\n\n# The Application Context\n${big}`;
+  t.same(split(rst, { splitLevel: 2, minBytes: 256 })[0]?.trail, ['The Application Context'], 'a directive line is no name either');
+  const chain = `Banner\n# Small\nx\n## Next\n${big}`;
+  t.same(split(chain, { splitLevel: 2, minBytes: 256 }).map((s) => [s.slug, s.trail, s.headings]), [['', ['Small'], ['Small', 'Next']]],
+    'named by the first heading it takes in, not by a later one');
+  const titled = `---\ntitle: Server Logs\n---\nBanner\n# Log Files\n${big}`;
+  t.same(split(titled, { splitLevel: 2, minBytes: 256 })[0]?.trail, ['Server Logs'], "the front matter's title still names the page");
+  const empty = `Banner\n## \n${big}`;
+  t.same(split(empty, { splitLevel: 2, minBytes: 256 })[0]?.trail, ['Banner'], 'a heading that shows no text names nothing');
+  const long = `${'A long introduction. '.repeat(20)}\n\n# Title\n${big}`;
+  t.same(split(long, { splitLevel: 2, minBytes: 256 }).map((s) => [s.slug, s.trail[0]?.slice(0, 20)]), [['', 'A long introduction.'], ['title', 'Title']],
+    'a leading part of minBytes or more is its own section, named by its first line');
+  const far = `Banner\n# Title\n${'y'.repeat(900)}\n`;
+  t.same(split(far, { splitLevel: 2, minBytes: 256, mergeMaxBytes: 768 }).map((s) => [s.slug, s.trail]), [['', ['Banner']], ['title', ['Title']]],
+    'one that cannot take the heading in (over the merge limit) keeps its first line');
+});
+
 t.test('whitespace-only leading parts count as tiny, whatever minBytes', async (t) => {
   const text = '\n\n# Title\nbody\n';
   t.same(split(text, { splitLevel: 2, minBytes: 0 }).map((s) => [s.start, s.end, s.slug]), [[0, text.length, '']]);
