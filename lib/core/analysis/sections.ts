@@ -328,7 +328,8 @@ export function splitSections(text: string, structure: MarkdownStructure, option
     cutter.refine(p);
   }
 
-  // Merge small neighbours, left to right, never over the merge limit (nor the cap).
+  // Merge small neighbours, left to right, never over the merge limit (nor the cap; the
+  // small leading part taking in the first heading's section: never over the cap).
   const merged: Part[] = [];
   const mergeLimit = Math.min(cap, options.mergeMaxBytes ?? Number.POSITIVE_INFINITY);
   const fits = (a: Part, b: Part): boolean => a.bytes + b.bytes <= mergeLimit;
@@ -341,12 +342,13 @@ export function splitSections(text: string, structure: MarkdownStructure, option
   for (const p of parts) {
     let previous = merged[merged.length - 1];
     if (previous !== undefined && previous.wantsNext) {
-      if (fits(previous, p)) {
-        // A page's few words before its first heading (a banner, a badge line, a directive)
-        // are no name for it: the small leading part that takes in the first heading's
-        // section is named by that heading (when it shows text), unless the front matter's
-        // title names the page.
-        if (previous.leading && previous.piece === 1 && !titled && p.own >= 0 && p.piece === 1 && previous.end === firstHeadingStart && p.trail.every((t) => t !== '')) previous.trail = p.trail;
+      // The small leading part before a page's first heading (a banner, a badge line, a
+      // directive) is nothing on its own: it takes in that heading's section within the cap,
+      // even past the merge limit, and is named by that heading (when it shows text), unless
+      // the front matter's title names the page.
+      const firstHeading = previous.leading && previous.piece === 1 && p.own >= 0 && p.piece === 1 && previous.end === firstHeadingStart;
+      if (fits(previous, p) || (firstHeading && previous.bytes + p.bytes <= cap)) {
+        if (firstHeading && !titled && p.trail.every((t) => t !== '')) previous.trail = p.trail;
         absorb(previous, p);
         previous.wantsNext = previous.bytes < minBytes;
         continue;

@@ -101,9 +101,15 @@ t.test('a small leading part that takes in the first heading is named by that he
   const long = `${'A long introduction. '.repeat(20)}\n\n# Title\n${big}`;
   t.same(split(long, { splitLevel: 2, minBytes: 256 }).map((s) => [s.slug, s.trail[0]?.slice(0, 20)]), [['', 'A long introduction.'], ['title', 'Title']],
     'a leading part of minBytes or more is its own section, named by its first line');
-  const far = `Banner\n# Title\n${'y'.repeat(900)}\n`;
-  t.same(split(far, { splitLevel: 2, minBytes: 256, mergeMaxBytes: 768 }).map((s) => [s.slug, s.trail]), [['', ['Banner']], ['title', ['Title']]],
-    'one that cannot take the heading in (over the merge limit) keeps its first line');
+  const past = `Banner\n# Title\n${'y'.repeat(900)}\n`;
+  t.same(split(past, { splitLevel: 2, minBytes: 256, maxBytes: 1536, mergeMaxBytes: 768 }).map((s) => [s.slug, s.trail, s.end]), [['', ['Title'], past.length]],
+    'it takes the heading in past the merge limit, within the cap: a banner is no unit of its own');
+  const later = `# Title\n${'y'.repeat(200)}\n## Tiny\nz\n## Next\n${'w'.repeat(700)}\n`;
+  t.same(split(later, { splitLevel: 2, minBytes: 256, maxBytes: 1536, mergeMaxBytes: 768 }).map((s) => s.slug), ['title', 'next'],
+    'other small parts still merge only within the merge limit');
+  const far = `Banner\n# Title\n${'y'.repeat(499)}\n`; // the heading's section: 508 bytes
+  t.same(split(far, { splitLevel: 2, minBytes: 256, maxBytes: 512 }).map((s) => [s.slug, s.trail]), [['', ['Banner']], ['title', ['Title']]],
+    'one that cannot take the heading in within the cap keeps its first line');
 });
 
 t.test('whitespace-only leading parts count as tiny, whatever minBytes', async (t) => {
