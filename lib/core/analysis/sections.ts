@@ -13,7 +13,9 @@
 //   trail) when the joined unit stays within mergeMaxBytes (and the cap); a heading's small
 //   introduction before its first sub-heading, a first section, or one that could not join,
 //   takes in the one after it (keeping its own slug and trail) under the same limit; a
-//   whitespace-only leading part too;
+//   whitespace-only leading part too; a small leading part takes in the first heading's
+//   section up to the cap, past mergeMaxBytes, and (without a front-matter title) takes that
+//   heading's trail: a banner or a directive line is no unit and no name of its own;
 // - ids: a heading's section has its slug; when its text is cut at blocks, the k-th piece is
 //   `slug~k` (k >= 2), whether or not the first piece merged away; no slug holds a `~`; the
 //   leading part's k-th piece is `name~k`, name the slug of its name (`~k` without one),
