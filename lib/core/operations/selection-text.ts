@@ -53,6 +53,7 @@ function entryLines(rank: number, doc: Obj, idWidth: number): string[] {
     lines.push(`     matched: ${matches.length === 0 ? 'nothing' : v1Matches(matches)}`);
     const near = asObj(why['proximity']);
     if (why['proximity'] !== undefined) lines.push(`     in one passage: ${asList(near['terms']).map(str).join(', ')} (+${num(near['score'])})`);
+    if (why['release_notes'] !== undefined) lines.push(`     release notes: score x ${num(why['release_notes'])} (the question does not ask about releases)`);
     const preview = previewOf(str(doc['content']));
     if (preview !== '') lines.push(`     | ${preview}`);
   } else {

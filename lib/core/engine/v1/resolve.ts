@@ -19,6 +19,7 @@ import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
 import { candidateFeatures, explainer } from './rerank.js';
 import { bestWindow, type ProximityParams, type Window } from '../../ranking/proximity.js';
+import { asksAboutReleases, isReleaseNotes, RELEASE_NOTES_WEIGHT } from '../../ranking/release-notes.js';
 import { queryTerms } from '../../analysis/text.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
@@ -242,10 +243,11 @@ export function resolveV1(cache: V1Cache, query: string, budget: number, scope: 
 function nearFirst(
   cache: V1Cache,
   ranked: RankedUnits,
-  queue: UnitQueue,
+  queue: { next(): number },
   p: ProximityParams,
   compare: (a: number, b: number) => number,
   textOf: (doc: number) => string,
+  weightOf: (u: number) => number,
 ): { next: () => number; scores: Map<number, number>; windows: Map<number, Window> } {
   const { index } = cache;
   const head: number[] = [];
@@ -300,7 +302,9 @@ function nearFirst(
     }
     const w = bestWindow(at, which, idfs, p.window);
     if (w.score > 0) {
-      scores.set(u, (ranked.scores[u] as number) + p.weight * w.score);
+      // A release-notes unit's score was scaled as it was drawn (ReleaseNotesLast); its
+      // proximity is scaled alike, so its whole score is the weight times the usual one.
+      scores.set(u, (ranked.scores[u] as number) + weightOf(u) * p.weight * w.score);
       windows.set(u, w);
     }
   }
@@ -350,25 +354,79 @@ export function scoringTerms(index: V1Cache['index'], terms: readonly string[]):
 }
 
 /**
- * The units matching `terms` in selection order before any re-ranking: BM25, then proximity
- * for the best of them; `scoreOf` is a unit's score in that order (the same bits everywhere).
+ * Draws units from `inner` (score descending, then id) with each release-notes unit's score
+ * multiplied by RELEASE_NOTES_WEIGHT (in `scores`, as it is drawn) and the order kept: score as
+ * printed (binary32) descending, then id. A unit drawn is scaled at most once; the units drawn
+ * ahead of the next other unit wait, in their order, which scaling by one constant keeps.
  */
-function baseOrder(cache: V1Cache, terms: readonly string[], textOf: (doc: number) => string = (doc) => cache.text(doc)): {
+class ReleaseNotesLast {
+  private readonly waiting: number[] = [];
+  private w = 0;
+  private peeked = -2;
+  readonly scaled = new Set<number>();
+  constructor(
+    private readonly inner: { next(): number },
+    private readonly isRelease: (u: number) => boolean,
+    private readonly scores: Float64Array,
+    private readonly compare: (a: number, b: number) => number,
+  ) {}
+
+  next(): number {
+    if (this.peeked === -2) {
+      for (;;) {
+        const u = this.inner.next();
+        if (u < 0 || !this.isRelease(u)) {
+          this.peeked = u;
+          break;
+        }
+        this.scores[u] = (this.scores[u] as number) * RELEASE_NOTES_WEIGHT;
+        this.scaled.add(u);
+        this.waiting.push(u);
+      }
+    }
+    const a = this.peeked;
+    if (this.w < this.waiting.length) {
+      const b = this.waiting[this.w] as number;
+      const fb = Math.fround(this.scores[b] as number);
+      const fa = a < 0 ? -Infinity : Math.fround(this.scores[a] as number);
+      if (a < 0 || fb > fa || (fb === fa && this.compare(b, a) < 0)) {
+        this.w++;
+        return b;
+      }
+    }
+    if (a >= 0) this.peeked = -2;
+    return a;
+  }
+}
+
+/**
+ * The units matching `terms` in selection order before any re-ranking: BM25 (release notes
+ * scaled down unless `query` asks about releases: ../../ranking/release-notes.ts), then
+ * proximity for the best of them; `scoreOf` is a unit's score in that order (the same bits
+ * everywhere); `releaseNotes`, the units whose score was scaled.
+ */
+function baseOrder(cache: V1Cache, query: string, terms: readonly string[], textOf: (doc: number) => string = (doc) => cache.text(doc)): {
   ranked: RankedUnits;
   idOf: (u: number) => string;
   order: { next: () => number; scores: Map<number, number>; windows: Map<number, Window> };
   scoreOf: (u: number) => number;
+  releaseNotes: ReadonlySet<number>;
 } {
   const { index, manifest } = cache;
   const params = manifest.config.ranking;
   const ranked = rankUnits(index, terms, params);
   const idOf = idsOf(cache);
   const compare = compareUnitIds(cache, idOf);
-  const queue = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
+  const units = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
+  const sections = manifest.config.options.granularity === 'section';
+  const queue = sections && !asksAboutReleases(query) ? new ReleaseNotesLast(units, (u) => isReleaseNotes(index.unitStrings(u).trail), ranked.scores, compare) : null;
+  const releaseNotes: ReadonlySet<number> = queue === null ? new Set<number>() : queue.scaled;
+  const source = queue ?? units;
+  const weightOf = (u: number): number => (releaseNotes.has(u) ? RELEASE_NOTES_WEIGHT : 1);
   const proximity = params.proximity ?? null;
-  const order = proximity === null ? { next: () => queue.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, queue, proximity, compare, textOf);
+  const order = proximity === null ? { next: () => source.next(), scores: new Map<number, number>(), windows: new Map<number, Window>() } : nearFirst(cache, ranked, source, proximity, compare, textOf, weightOf);
   const scoreOf = (u: number): number => order.scores.get(u) ?? (ranked.scores[u] as number);
-  return { ranked, idOf, order, scoreOf };
+  return { ranked, idOf, order, scoreOf, releaseNotes };
 }
 
 /**
@@ -378,7 +436,7 @@ function baseOrder(cache: V1Cache, terms: readonly string[], textOf: (doc: numbe
  */
 export function rerankCandidates(cache: V1Cache, query: string, n: number, tail: number): { candidates: { id: string; path: string; base: number; features: readonly number[] }[]; rest: string[] } {
   const { index, manifest } = cache;
-  const { ranked, idOf, order, scoreOf } = baseOrder(cache, scoringTerms(cache.index, queryTermsV1(query)));
+  const { ranked, idOf, order, scoreOf } = baseOrder(cache, query, scoringTerms(cache.index, queryTermsV1(query)));
   const head: number[] = [];
   for (let u = n > 0 ? order.next() : -1; u >= 0; u = head.length < n ? order.next() : -1) head.push(u);
   const pathOf = (u: number): string => (manifest.documents[index.unitDoc(u)] as PackedDocument).path;
@@ -411,7 +469,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     return text;
   };
-  const { ranked, idOf, order, scoreOf } = baseOrder(cache, terms, textOf);
+  const { ranked, idOf, order, scoreOf, releaseNotes } = baseOrder(cache, query, terms, textOf);
   const docs = manifest.documents;
   const matchedCount = ranked.units.length;
   const proximity = params.proximity ?? null;
@@ -510,6 +568,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
           score: new F32(m.score),
         })),
         ...proximityWhy(best),
+        ...(releaseNotes.has(best) ? { release_notes: new F32(RELEASE_NOTES_WEIGHT) } : {}),
       },
       path: d.path,
     };

@@ -1,0 +1,83 @@
+// Release notes rank below the pages that explain (engine v1).
+//
+// A changelog's entries name every feature the project has (`Add support for Pydantic
+// models in Form parameters`), each in a few short lines: BM25 finds them dense in the
+// question's words, and at a small budget they take the room of the guide that says how to
+// use the feature. A unit under a heading that names a release — a version number
+// (`0.115.0`, `v4.4.0 - 2026-05-30`, `[2.3.0] - 2019-09-24`, `Version 3.1.0`) or
+// `Unreleased` — is release notes, whatever the file is called; its score is multiplied by
+// RELEASE_NOTES_WEIGHT, unless the question asks about releases (a version number, or one of
+// RELEASE_WORDS). The weight is a power of two, so the scaled score is exact on every machine.
+// docs/engine.md "Release notes".
+
+/** What a release-notes unit's score is multiplied by. */
+export const RELEASE_NOTES_WEIGHT = 0.25;
+
+// A version: at least two numeric parts, an optional `v` and pre-release or build suffix
+// (`5.0.0-alpha.0`, `1.2.0rc1`, `2.0.0+build.5`). A release heading, once a section number
+// ending in a dot is set aside (`E.20. Release 15.1`), is one of:
+// - a version, optionally in brackets (Keep a Changelog), then nothing, or a separator and
+//   anything (`v4.4.0 - 2026-05-30`, `[2.3.0] - 2019-09-24`, `0.115.0`); `1.2 Installation`,
+//   a numbered section, is not one;
+// - `version` or `release` and a version, then anything (`Release 3.40.1 On 2022-12-28`);
+// - one word (a product's name) and a version, then a separator and a date (`Cargo 1.80
+//   (2024-07-25)`, Cargo's changelog): without the date, `Python 3.12` may title a guide;
+// - a date (YYYY-MM-DD), then nothing or a separator and anything (`2022-12-28 (3.40.1)`);
+// - `Unreleased`, optionally in brackets.
+const VERSION = String.raw`v?\d+(?:\.\d+)+(?:[-.+]?[0-9A-Za-z]+(?:[.-][0-9A-Za-z]+)*)?`;
+const DATE = String.raw`\d{4}-\d{2}-\d{2}`;
+const AFTER = String.raw`(?:\s*[-–—(:,/].*)?`;
+const RELEASE_HEADING = new RegExp(
+  String.raw`^(?:(?:\[${VERSION}\]|${VERSION})${AFTER}|(?:version|release)\s+${VERSION}(?:\s.*)?|\p{L}[\p{L}\p{N}._-]*\s+${VERSION}\s*(?:[-–—(:,/]\s*)+${DATE}.*|${DATE}${AFTER}|\[?unreleased\]?)$`,
+  'iu',
+);
+const SECTION_NUMBER = /^[A-Z0-9]+(?:\.[0-9]+)*\.\s+/u;
+
+/**
+ * Release headings are short (`v5.0.0-alpha.0 - 2026-05-30`: 27 characters); a longer heading
+ * is not tested, which also bounds the pattern's backtracking on a hostile heading.
+ */
+export const RELEASE_HEADING_MAX = 100;
+
+/** Whether heading text `heading` names a release (a version number, or Unreleased). */
+export function isReleaseHeading(heading: string): boolean {
+  const text = heading.trim();
+  return text.length <= RELEASE_HEADING_MAX && RELEASE_HEADING.test(text.replace(SECTION_NUMBER, ''));
+}
+
+/** Whether a unit whose headings (outermost first) are `trail` is release notes. */
+export function isReleaseNotes(trail: readonly string[]): boolean {
+  return trail.some(isReleaseHeading);
+}
+
+/** Words that ask about releases: a question holding one ranks release notes as any other unit. */
+export const RELEASE_WORDS: ReadonlySet<string> = new Set([
+  'breaking',
+  'changed',
+  'changelog',
+  'changelogs',
+  'changes',
+  'deprecated',
+  'deprecation',
+  'history',
+  'migrate',
+  'migrating',
+  'migration',
+  'release',
+  'released',
+  'releases',
+  'upgrade',
+  'upgraded',
+  'upgrading',
+  'version',
+  'versions',
+]);
+
+const QUERY_VERSION = /\d\.\d/u;
+
+/** Whether the question `query` (as the user wrote it) asks about releases. */
+export function asksAboutReleases(query: string): boolean {
+  if (QUERY_VERSION.test(query)) return true;
+  for (const word of query.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (RELEASE_WORDS.has(word)) return true;
+  return false;
+}
