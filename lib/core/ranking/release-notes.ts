@@ -23,7 +23,9 @@ export const RELEASE_NOTES_WEIGHT = 0.25;
 // - one word (a product's name) and a version, then a separator and a date (`Cargo 1.80
 //   (2024-07-25)`, Cargo's changelog): without the date, `Python 3.12` may title a guide;
 // - a date (YYYY-MM-DD), then nothing or a separator and anything (`2022-12-28 (3.40.1)`);
-// - `Unreleased`, optionally in brackets.
+// - `Unreleased`, optionally in brackets;
+// - any heading holding a version and the words `release notes`, `changelog` or `what's new`
+//   (`Django 3.2 release notes`, `What's New In Python 3.12`, `Changelog for 2.0`).
 const VERSION = String.raw`v?\d+(?:\.\d+)+(?:[-.+]?[0-9A-Za-z]+(?:[.-][0-9A-Za-z]+)*)?`;
 const DATE = String.raw`\d{4}-\d{2}-\d{2}`;
 const AFTER = String.raw`(?:\s*[-–—(:,/].*)?`;
@@ -32,6 +34,8 @@ const RELEASE_HEADING = new RegExp(
   'iu',
 );
 const SECTION_NUMBER = /^[A-Z0-9]+(?:\.[0-9]+)*\.\s+/u;
+const NAMED_RELEASE = new RegExp(String.raw`(?:^|[^0-9A-Za-z.])${VERSION}(?![0-9A-Za-z])`, 'u');
+const RELEASE_WORDING = /\b(?:release notes?|changelog|what['’]?s new)\b/iu;
 
 /**
  * Release headings are short (`v5.0.0-alpha.0 - 2026-05-30`: 27 characters); a longer heading
@@ -42,7 +46,8 @@ export const RELEASE_HEADING_MAX = 100;
 /** Whether heading text `heading` names a release (a version number, or Unreleased). */
 export function isReleaseHeading(heading: string): boolean {
   const text = heading.trim();
-  return text.length <= RELEASE_HEADING_MAX && RELEASE_HEADING.test(text.replace(SECTION_NUMBER, ''));
+  if (text.length > RELEASE_HEADING_MAX) return false;
+  return RELEASE_HEADING.test(text.replace(SECTION_NUMBER, '')) || (RELEASE_WORDING.test(text) && NAMED_RELEASE.test(text));
 }
 
 /** Whether a unit whose headings (outermost first) are `trail` is release notes. */

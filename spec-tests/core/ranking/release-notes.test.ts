@@ -88,3 +88,12 @@ t.test('the weight is a power of two: scaling a binary64 or binary32 score by it
     t.equal(Math.fround(x * RELEASE_NOTES_WEIGHT), Math.fround(x) * RELEASE_NOTES_WEIGHT, `${x}: scaling commutes with binary32 rounding`);
   }
 });
+
+t.test('a heading that holds a version and says it is release notes', async (t) => {
+  for (const heading of ['Django 3.2 release notes', 'Django 1.4.15 release notes', "What's New In Python 3.12", 'What’s new in 2.0', 'Changelog for 2.0', 'Release note for v1.2.0']) {
+    t.ok(isReleaseHeading(heading), heading);
+  }
+  for (const heading of ['Release notes', 'Writing release notes', 'Porting your apps from Django 0.96 to 1.0', "What's new", 'Changelog of 2024']) {
+    t.notOk(isReleaseHeading(heading), heading);
+  }
+});
