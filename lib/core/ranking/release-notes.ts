@@ -50,6 +50,20 @@ export function isReleaseHeading(heading: string): boolean {
   return RELEASE_HEADING.test(text.replace(SECTION_NUMBER, '')) || (RELEASE_WORDING.test(text) && NAMED_RELEASE.test(text));
 }
 
+/**
+ * Titles of a page of release notes (`Changelog`, `Release Notes`, `History`, …). A unit
+ * under such a title and under no release heading — the page's introduction, into which its
+ * first entries may have merged ("Units that fit"), or `Latest Changes` — is release notes
+ * when its page holds a unit under a release heading (so a `History` section of a REPL's page
+ * is not).
+ */
+const RELEASE_TITLE = /^(?:change ?log|changes|change history|history|release history|release notes|releases|news|what['’]?s new)$/iu;
+
+/** Whether heading text `heading` titles a page of release notes (see RELEASE_TITLE). */
+export function isReleaseTitle(heading: string): boolean {
+  return RELEASE_TITLE.test(heading.trim());
+}
+
 /** Whether a unit whose headings (outermost first) are `trail` is release notes. */
 export function isReleaseNotes(trail: readonly string[]): boolean {
   return trail.some(isReleaseHeading);

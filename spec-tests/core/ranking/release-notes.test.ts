@@ -2,7 +2,7 @@
 // lib/core/ranking/release-notes.ts, which headings name a release and which questions ask
 // about releases.
 import t from 'tap';
-import { asksAboutReleases, isReleaseHeading, isReleaseNotes, RELEASE_HEADING_MAX, RELEASE_NOTES_WEIGHT } from '../../../lib/core/ranking/release-notes.js';
+import { asksAboutReleases, isReleaseHeading, isReleaseNotes, isReleaseTitle, RELEASE_HEADING_MAX, RELEASE_NOTES_WEIGHT } from '../../../lib/core/ranking/release-notes.js';
 
 t.test('headings that name a release', async (t) => {
   for (const heading of [
@@ -95,5 +95,14 @@ t.test('a heading that holds a version and says it is release notes', async (t) 
   }
   for (const heading of ['Release notes', 'Writing release notes', 'Porting your apps from Django 0.96 to 1.0', "What's new", 'Changelog of 2024']) {
     t.notOk(isReleaseHeading(heading), heading);
+  }
+});
+
+t.test('titles of a page of release notes', async (t) => {
+  for (const title of ['Changelog', 'Change Log', 'CHANGELOG', 'Changes', 'History', 'Release History', 'Release Notes', 'Releases', 'News', "What's New", ' changelog ']) {
+    t.ok(isReleaseTitle(title), title);
+  }
+  for (const title of ['Changelog format', 'REPL history', 'Making changes', 'Release notes for 2.0 and later', 'New']) {
+    t.notOk(isReleaseTitle(title), title);
   }
 });

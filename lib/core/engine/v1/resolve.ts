@@ -19,7 +19,7 @@ import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
 import { candidateFeatures, explainer } from './rerank.js';
 import { bestWindow, type ProximityParams, type Window } from '../../ranking/proximity.js';
-import { asksAboutReleases, isReleaseNotes, RELEASE_NOTES_WEIGHT } from '../../ranking/release-notes.js';
+import { asksAboutReleases, isReleaseNotes, isReleaseTitle, RELEASE_NOTES_WEIGHT } from '../../ranking/release-notes.js';
 import { queryTerms } from '../../analysis/text.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
@@ -400,6 +400,34 @@ class ReleaseNotesLast {
 }
 
 /**
+ * Whether unit `u` of `index` is release notes (../../ranking/release-notes.ts): under a
+ * release heading, or under a release-notes title (`Changelog`) on a page that has a unit
+ * under a release heading (each page looked at once per answer: its units are numbered
+ * together).
+ */
+function releaseNotesOf(index: V1Cache['index']): (u: number) => boolean {
+  const pages = new Map<number, boolean>();
+  const underRelease = (u: number): boolean => isReleaseNotes(index.unitStrings(u).trail);
+  const pageHasRelease = (doc: number, near: number): boolean => {
+    let known = pages.get(doc);
+    if (known === undefined) {
+      let first = near;
+      while (first > 0 && index.unitDoc(first - 1) === doc) first--;
+      known = false;
+      for (let v = first; v < index.unitCount && index.unitDoc(v) === doc && !known; v++) known = underRelease(v);
+      pages.set(doc, known);
+    }
+    return known;
+  };
+  return (u) => {
+    const trail = index.unitStrings(u).trail;
+    if (isReleaseNotes(trail)) return true;
+    const title = trail[0];
+    return title !== undefined && isReleaseTitle(title) && pageHasRelease(index.unitDoc(u), u);
+  };
+}
+
+/**
  * The units matching `terms` in selection order before any re-ranking: BM25 (release notes
  * scaled down unless `query` asks about releases: ../../ranking/release-notes.ts), then
  * proximity for the best of them; `scoreOf` is a unit's score in that order (the same bits
@@ -419,7 +447,7 @@ function baseOrder(cache: V1Cache, query: string, terms: readonly string[], text
   const compare = compareUnitIds(cache, idOf);
   const units = new UnitQueue(ranked.units, ranked.scores, compare, () => idRanksOf(cache));
   const sections = manifest.config.options.granularity === 'section';
-  const queue = sections && !asksAboutReleases(query) ? new ReleaseNotesLast(units, (u) => isReleaseNotes(index.unitStrings(u).trail), ranked.scores, compare) : null;
+  const queue = sections && !asksAboutReleases(query) ? new ReleaseNotesLast(units, releaseNotesOf(index), ranked.scores, compare) : null;
   const releaseNotes: ReadonlySet<number> = queue === null ? new Set<number>() : queue.scaled;
   const source = queue ?? units;
   const weightOf = (u: number): number => (releaseNotes.has(u) ? RELEASE_NOTES_WEIGHT : 1);

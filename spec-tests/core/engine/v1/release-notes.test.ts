@@ -100,12 +100,12 @@ t.test('the text form says which entry was scaled', async (t) => {
   t.notOk(resolveText(cache, ASKS, 100_000, 'text').includes('release notes: score'), 'not when the question asks about releases');
 });
 
-t.test("the changelog's intro, under no release heading, is ranked as any unit", async (t) => {
+t.test("the changelog's intro, under its title alone, is release notes too (its page has releases)", async (t) => {
   const cache = await cacheWith(t, 'section');
   const plain = explained(cache, 'pull request semantic versioning guides');
   const intro = plain.documents.find((d) => d.id === 'CHANGELOG.md#changelog');
   t.ok(intro !== undefined, 'the intro matches');
-  t.equal(intro?.why.release_notes, undefined);
+  t.equal(intro?.why.release_notes, RELEASE_NOTES_WEIGHT);
 });
 
 t.test('a whole-file cache has no headings per unit: nothing is scaled', async (t) => {
@@ -123,4 +123,45 @@ t.test('the lean answer at a small budget holds the guide, not the changelog ent
   const cache = await cacheWith(t, 'section');
   const lean = JSON.parse(resolveText(cache, QUERY, 400)) as { documents: { id: string }[] };
   t.equal(lean.documents[0]?.id, 'docs/timeZones.md#time-zones');
+});
+
+// A changelog whose introduction is short merges its first entry into it ("Units that fit"):
+// that unit is headed by the page's title alone, and is release notes since the page holds
+// units under release headings; a `History` section of a page with no release is not.
+const SHORT_INTRO = [
+  '# Changelog',
+  '',
+  'All notable changes.',
+  '',
+  '## v4.1.0 - 2024-10-01',
+  '',
+  '- Format a date in another time zone with a shorter call.',
+  '',
+  '## v4.0.0 - 2024-09-16',
+  '',
+  '- Every function is a module of its own, so that a bundler keeps only what is imported,',
+  '  and the locales load on demand from their own entry points; the package ships both',
+  '  CommonJS and ES modules, with types for each of them, and works in every runtime.',
+  ...Array.from({ length: 8 }, (_, i) => `- Fix ${i + 1}: a parser edge case found by a user, with a test that keeps it fixed.`),
+  '',
+].join('\n');
+const REPL = [
+  '## History',
+  '',
+  'The REPL keeps a history of what you typed. Press the up arrow to format a date in another',
+  'time zone again, or search the history for a line. The history file lives in your home.',
+  '',
+].join('\n');
+
+t.test("a changelog's first unit, under its title alone, is release notes; a History section elsewhere is not", async (t) => {
+  const dir = t.testdir({ src: { docs: { 'timeZones.md': GUIDE, 'repl.md': REPL }, 'CHANGELOG.md': SHORT_INTRO } });
+  const cache = join(dir, 'cache');
+  await buildV1(join(dir, 'src'), cache, { granularity: 'section', tokenizer: 'o200k_base' });
+  const plain = explained(cache, QUERY);
+  const intro = plain.documents.find((d) => d.id === 'CHANGELOG.md#changelog');
+  t.ok(intro !== undefined, 'the merged first unit matches');
+  t.equal(intro?.why.release_notes, RELEASE_NOTES_WEIGHT, 'and is scaled');
+  const repl = plain.documents.find((d) => d.id === 'docs/repl.md#history');
+  t.ok(repl !== undefined, 'the History section matches');
+  t.equal(repl?.why.release_notes, undefined, 'and is not scaled: its page has no release');
 });
