@@ -71,6 +71,7 @@ export function isReleaseNotes(trail: readonly string[]): boolean {
 
 /** Words that ask about releases: a question holding one ranks release notes as any other unit. */
 export const RELEASE_WORDS: ReadonlySet<string> = new Set([
+  'added',
   'breaking',
   'changed',
   'changelog',
@@ -79,12 +80,14 @@ export const RELEASE_WORDS: ReadonlySet<string> = new Set([
   'deprecated',
   'deprecation',
   'history',
+  'introduced',
   'migrate',
   'migrating',
   'migration',
   'release',
   'released',
   'releases',
+  'removed',
   'upgrade',
   'upgraded',
   'upgrading',
@@ -93,10 +96,14 @@ export const RELEASE_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 const QUERY_VERSION = /\d\.\d/u;
+const WHATS_NEW = /\bwhat['’]?s new\b/iu;
 
-/** Whether the question `query` (as the user wrote it) asks about releases. */
+/**
+ * Whether the question `query` (as the user wrote it) asks about releases: it holds a version
+ * (a digit, a dot, a digit), `what's new`, or one of RELEASE_WORDS.
+ */
 export function asksAboutReleases(query: string): boolean {
-  if (QUERY_VERSION.test(query)) return true;
+  if (QUERY_VERSION.test(query) || WHATS_NEW.test(query)) return true;
   for (const word of query.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (RELEASE_WORDS.has(word)) return true;
   return false;
 }
