@@ -3,12 +3,14 @@
 // A changelog's entries name every feature the project has (`Add support for Pydantic
 // models in Form parameters`), each in a few short lines: BM25 finds them dense in the
 // question's words, and at a small budget they take the room of the guide that says how to
-// use the feature. A unit under a heading that names a release — a version number
-// (`0.115.0`, `v4.4.0 - 2026-05-30`, `[2.3.0] - 2019-09-24`, `Version 3.1.0`) or
-// `Unreleased` — is release notes, whatever the file is called; its score is multiplied by
-// RELEASE_NOTES_WEIGHT, unless the question asks about releases (a version number, or one of
-// RELEASE_WORDS). The weight is a power of two, so the scaled score is exact on every machine.
-// docs/engine.md "Release notes".
+// use the feature. A unit under a heading that names a release (`0.115.0`, `v4.4.0 -
+// 2026-05-30`, `[2.3.0] - 2019-09-24`, `Version 3.1.0`, `Django 3.2 release notes`,
+// `Unreleased`: RELEASE_HEADING below), or under a release-notes title (`Changelog`) on a
+// page that has such a unit, is release notes, whatever the file is called; its score is
+// multiplied by RELEASE_NOTES_WEIGHT, unless the question asks about releases (a version
+// number, `what's new`, or one of RELEASE_WORDS). The weight is a power of two, so the scaled
+// score is exact on every machine. The engine applies it as it draws units in score order
+// (../engine/v1/resolve.ts ReleaseNotesLast). docs/engine.md "Release notes".
 
 /** What a release-notes unit's score is multiplied by. */
 export const RELEASE_NOTES_WEIGHT = 0.25;
@@ -43,7 +45,7 @@ const RELEASE_WORDING = /\b(?:release notes?|changelog|what['’]?s new)\b/iu;
  */
 export const RELEASE_HEADING_MAX = 100;
 
-/** Whether heading text `heading` names a release (a version number, or Unreleased). */
+/** Whether heading text `heading` names a release (the forms listed above RELEASE_HEADING). */
 export function isReleaseHeading(heading: string): boolean {
   const text = heading.trim();
   if (text.length > RELEASE_HEADING_MAX) return false;

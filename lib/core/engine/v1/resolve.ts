@@ -1,8 +1,10 @@
 // Engine v1 selection: the query's terms are looked up in the index (no document is read
 // or re-analyzed), every unit holding at least one of them is scored (../../ranking/
-// bm25.ts), units are ordered by score (binary32, as printed) descending then id in UTF-8
-// byte order, and the budget is filled greedily, skipping what does not fit. Units that
-// match no query term are never selected. Only the selected units' documents are read.
+// bm25.ts; release notes scaled down unless the question asks about releases:
+// ../../ranking/release-notes.ts), units are ordered by score (binary32, as printed)
+// descending then id in UTF-8 byte order, and the budget is filled greedily, skipping what
+// does not fit. Units that match no query term are never selected. Only the selected units'
+// documents are read.
 //
 // The SelectionResult keeps every v0 field and meaning, in v0's order, and adds:
 // documents[].path (the source path as on disk), documents[].trail (section caches: the
