@@ -97,12 +97,13 @@ export const RELEASE_WORDS: ReadonlySet<string> = new Set([
   'versions',
 ]);
 
-const QUERY_VERSION = /\d\.\d/u;
+// A version in a question: a digit, a dot, a digit (`2.3`), or `v` and a number (`v8`).
+const QUERY_VERSION = /\d\.\d|\bv\d+\b/iu;
 const WHATS_NEW = /\bwhat['’]?s new\b/iu;
 
 /**
  * Whether the question `query` (as the user wrote it) asks about releases: it holds a version
- * (a digit, a dot, a digit), `what's new`, or one of RELEASE_WORDS.
+ * (a digit, a dot, a digit, or `v` and a number), `what's new`, or one of RELEASE_WORDS.
  */
 export function asksAboutReleases(query: string): boolean {
   if (QUERY_VERSION.test(query) || WHATS_NEW.test(query)) return true;
