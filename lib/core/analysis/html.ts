@@ -194,6 +194,8 @@ function isMain(tag: Tag): boolean {
 const MAY_HAVE_MAIN = /<main[\s>/]|role\s*=\s*["']?(?:[\w-]+\s+)*main/i;
 const isHeadingName = (name: string): boolean => name.length === 2 && name.charCodeAt(0) === 0x68 && name.charCodeAt(1) >= 0x31 && name.charCodeAt(1) <= 0x36;
 const SPACES = /[ \t\n\r\f]+/g;
+/** Where a definition term ends, at the latest: `</dt`, `</dl`, `<dd`, `<dt`. */
+const TERM_END = /<(?:\/d[lt]|d[dt])/gi;
 /** HTML's whitespace: space, tab, line feed, form feed, carriage return. */
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -230,7 +232,14 @@ class Reader {
   private cell = 0;
   /** The output's length when the last list item or definition opened. */
   private itemAt = -1;
-  private heading: { level: number; id: string | null; pieces: string[]; anchor: number; home: boolean; homeText: string[] } | null = null;
+  /** An open heading: an `<hN>`, or a `<dt>` with an id (tag `dt`, see tag()). */
+  private heading: { tag: string; level: number; id: string | null; pieces: string[]; anchor: number; home: boolean; homeText: string[] } | null = null;
+  /** The level of the last `<hN>` heading (0 before the first): a term with an id is titled below it. */
+  private sectionLevel = 0;
+  /** Open `<dl>` elements. */
+  private dlDepth = 0;
+  /** For linksToItself: where TERM_END last matched (-1: nowhere after; -2: not looked yet). */
+  private termEnd = -2;
   private pre: string[] | null = null;
   private preDepth = 0;
   private code: string[] | null = null;
@@ -450,15 +459,33 @@ class Reader {
     // In an admonition a heading is a paragraph (the generic path below), unless one is open.
     if (isHeadingName(name) && (this.heading !== null || !this.inAdmonition)) {
       if (tag.closing) {
-        if (this.heading !== null) this.closeHeading();
+        if (this.heading !== null && this.heading.tag !== 'dt') this.closeHeading();
       } else {
         this.flushInline();
         const own = attribute(tag.attrs, 'id');
         const open = this.sectionIds[this.sectionIds.length - 1];
         const given = own !== null && own.trim() !== '' ? own.trim() : open !== undefined && open.at === this.length ? open.id : null;
-        this.heading = { level: name.charCodeAt(1) - 0x30, id: given, pieces: [], anchor: -1, home: false, homeText: [] };
+        this.heading = { tag: name, level: name.charCodeAt(1) - 0x30, id: given, pieces: [], anchor: -1, home: false, homeText: [] };
       }
       return;
+    }
+    if (this.heading !== null && this.heading.tag === 'dt' && (name === 'dt' || name === 'dd' || name === 'dl')) {
+      // A term titled as a heading ends at its closing tag, or where the list moves on without one.
+      this.closeHeading();
+      if (name === 'dt' && tag.closing) return;
+    }
+    // A definition list's term that links to itself — an id, and a permalink to it inside the
+    // term — is an anchor the page offers as a heading does, and is titled as one: a level below
+    // the section it is in (one more per list it is nested in). Sphinx's API entries (`<dt
+    // class="sig sig-object py" id="os.walk">`: functions, classes and their methods, options)
+    // and glossary terms, each with its `¶`; not an index's terms, which have ids but no link.
+    if (name === 'dt' && this.heading === null && !this.inAdmonition && !tag.closing) {
+      const id = attribute(tag.attrs, 'id')?.trim() ?? '';
+      if (id !== '' && this.linksToItself(id, tag.end)) {
+        this.flushInline();
+        this.heading = { tag: 'dt', level: Math.min(6, this.sectionLevel + Math.max(1, this.dlDepth)), id, pieces: [], anchor: -1, home: false, homeText: [] };
+        return;
+      }
     }
     if (this.heading !== null) {
       // Inside a heading: a permalink `<a>` (no letter or digit in its text) is left out.
@@ -523,6 +550,7 @@ class Reader {
     const isList = name === 'ul' || name === 'ol' || name === 'menu';
     // So does a paragraph that opens a list item or a definition (no text since it opened).
     const paragraph = PARAGRAPH.has(name) && !(isList && this.lists.length > (tag.closing ? 1 : 0)) && !(name === 'p' && !tag.closing && this.itemAt === this.length);
+    if (name === 'dl') this.dlDepth = tag.closing ? Math.max(0, this.dlDepth - 1) : this.dlDepth + 1;
     if ((name === 'li' || name === 'dd' || name === 'dt') && !tag.closing) this.itemAt = this.length;
     if (paragraph || LINE.has(name) || isList) {
       // A link left open ends at the line (browsers would carry it on; the menus rule must not).
@@ -545,6 +573,20 @@ class Reader {
       if (this.cell > 0 && this.trailing === 0) this.gap = ' | ';
       this.cell++;
     }
+  }
+
+  /**
+   * Whether the definition term whose start tag ends at `from` holds a link to `#id` before it
+   * ends (its `</dt>`, or the next `<dt`, `<dd` or `</dl`, in any case). The next end is found
+   * from where the last one was, so the page is scanned once, however many terms it has.
+   */
+  private linksToItself(id: string, from: number): boolean {
+    if (this.termEnd !== -1 && this.termEnd < from) {
+      TERM_END.lastIndex = from;
+      this.termEnd = TERM_END.exec(this.src)?.index ?? -1;
+    }
+    const term = this.src.slice(from, this.termEnd === -1 ? this.src.length : this.termEnd);
+    return term.includes(`href="#${id}"`) || term.includes(`href='#${id}'`);
   }
 
   /** A permalink mark closes: text with no letter or digit, on one line, is taken back out. */
@@ -599,8 +641,9 @@ class Reader {
   }
 
   private closeHeading(): void {
-    const h = this.heading as { level: number; id: string | null; pieces: string[]; homeText: string[] };
+    const h = this.heading as { tag: string; level: number; id: string | null; pieces: string[]; homeText: string[] };
     this.heading = null;
+    if (h.tag !== 'dt') this.sectionLevel = h.level;
     const text = h.pieces.join('').replace(SPACES, ' ').trim();
     if (text === '') return;
     // The page's first heading, all of it a link to the site's home page, is the site's name

@@ -233,7 +233,7 @@ t.test('a link left open does not make the lines after it links: an <a> ends any
 
 t.test('engine.md "Sources": a permalink mark outside a heading (an <a href="#..."> with no letter or digit) is left out, as in headings', async (t) => {
   // Sphinx puts one after every API signature: 11,010 of them in Python 3.11's manual.
-  t.equal(htmlText('<dl><dt id="sqlite3.connect">sqlite3.connect(<em>database</em>)<a class="headerlink" href="#sqlite3.connect" title="Link to this definition">¶</a></dt><dd><p>Open a connection.</p></dd></dl>'), 'sqlite3.connect(database)\nOpen a connection.\n');
+  t.equal(htmlText('<dl><dt>sqlite3.connect(<em>database</em>)<a class="headerlink" href="#sqlite3.connect" title="Link to this definition">¶</a></dt><dd><p>Open a connection.</p></dd></dl>'), 'sqlite3.connect(database)\nOpen a connection.\n');
   t.equal(htmlText('<ul><li><a href="#x">¶</a> text after</li></ul>'), '- text after\n', 'a list item keeps its marker');
   t.equal(htmlText('<p>See <a href="#sec">the section</a>, note <a href="#n1">[1]</a>.</p>'), 'See the section, note [1].\n', 'a link with a letter or a digit stays');
   t.equal(htmlText('<p><a href="#a"><code>x</code></a> and <a href="other.html">¶</a></p>'), '`x` and ¶\n', 'code stays; a mark linking elsewhere stays');
@@ -241,4 +241,58 @@ t.test('engine.md "Sources": a permalink mark outside a heading (an <a href="#..
   const s = parseHtml('<h2>T</h2><p>x<a href="#p">¶</a></p><p>y</p>');
   t.equal(s.text, '## T\n\nx\n\ny\n');
   t.ok(s.blocks.every((b) => b === 0 || s.text[b - 1] === '\n'), 'blocks still start lines');
+});
+
+t.test('engine.md "Sources": a definition term that links to itself (an id and a permalink to it) is titled as a heading, a level below its section', async (t) => {
+  // Sphinx's API entries as shipped (Python 3.11's manual, library/csv.html, trimmed).
+  const sphinx = [
+    '<section id="module-contents"><h2>Module Contents<a class="headerlink" href="#module-contents" title="Permalink to this heading">¶</a></h2>',
+    '<dl class="py function">',
+    '<dt class="sig sig-object py" id="csv.reader">',
+    '<span class="sig-prename descclassname"><span class="pre">csv.</span></span><span class="sig-name descname"><span class="pre">reader</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="n"><span class="pre">csvfile</span></span></em><span class="sig-paren">)</span><a class="headerlink" href="#csv.reader" title="Permalink to this definition">¶</a></dt>',
+    '<dd><p>Return a <code>reader</code> object.</p></dd></dl>',
+    '<dl class="py class">',
+    '<dt class="sig sig-object py" id="csv.Sniffer">',
+    '<em class="property"><span class="pre">class</span><span class="w"> </span></em><span class="sig-prename descclassname"><span class="pre">csv.</span></span><span class="sig-name descname"><span class="pre">Sniffer</span></span><a class="headerlink" href="#csv.Sniffer" title="Permalink to this definition">¶</a></dt>',
+    '<dd><p>Deduces the format.</p>',
+    '<dl class="py method">',
+    '<dt class="sig sig-object py" id="csv.Sniffer.sniff">',
+    '<span class="sig-name descname"><span class="pre">sniff</span></span><span class="sig-paren">(</span><em class="sig-param">sample</em><span class="sig-paren">)</span><a class="headerlink" href="#csv.Sniffer.sniff" title="Permalink to this definition">¶</a></dt>',
+    '<dd><p>Analyze the sample.</p></dd></dl>',
+    '</dd></dl></section>',
+    '<section id="examples"><h2>Examples</h2><p>x</p></section>',
+  ].join('\n');
+  t.same(read(sphinx), [
+    [2, 'Module Contents', 'module-contents'],
+    [3, 'csv.reader(csvfile)', 'csv.reader'],
+    [3, 'class csv.Sniffer', 'csv.Sniffer'],
+    [4, 'sniff(sample)', 'csv.Sniffer.sniff'],
+    [2, 'Examples', 'examples'],
+  ], "each entry a level below its section, a class's methods one more; the id kept as written");
+  const s = parseHtml(sphinx);
+  t.equal(s.text, '## Module Contents\n\n### csv.reader(csvfile)\n\nReturn a `reader` object.\n\n### class csv.Sniffer\n\nDeduces the format.\n\n#### sniff(sample)\n\nAnalyze the sample.\n\n## Examples\n\nx\n', 'a line of #, as an <hN> is; its text plain, the permalink left out');
+  const parts = splitSections(s.text, s, { splitLevel: 2, minBytes: 0, maxBytes: 60 });
+  t.equal(parts.map((p) => s.text.slice(p.start, p.end)).join(''), s.text, 'sections tile the text');
+  t.same(parts.map((p) => p.slug), ['module-contents', 'csv.reader', 'csv.Sniffer', 'csv.Sniffer.sniff', 'examples'], 'a section over the cap is cut at its entries, each unit named by its anchor');
+  // A glossary term (Sphinx: <dt id="term-…">), single-quoted attributes, a page with no heading.
+  t.same(read('<dl class="glossary"><dt id=\'term-GIL\'>GIL<a class="headerlink" href=\'#term-GIL\'>¶</a></dt><dd><p>The lock.</p></dd></dl>'), [[1, 'GIL', 'term-GIL']], 'before any heading: level 1');
+  t.same(read('<h5>Deep</h5><dl><dd><dl><dd><dl><dt id="x">X<a href="#x">¶</a></dt></dl></dd></dl></dd></dl>'), [[5, 'Deep', 'deep'], [6, 'X', 'x']], 'at most level 6');
+  t.same(read('<h2>S</h2><dl><dt id="x">X<a href="#x">¶</a><dd>body</dl><p>after</p>'), [[2, 'S', 's'], [3, 'X', 'x']], 'a term left open ends where its definition begins');
+  t.equal(htmlText('<h2>S</h2><dl><dt id="x">X<a href="#x">¶</a><dd>body</dl><p>after</p>'), '## S\n\n### X\n\nbody\n\nafter\n');
+});
+
+t.test('engine.md "Sources": a definition term without a link to itself stays a line of the list', async (t) => {
+  // PostgreSQL's index (bookindex.html): ids, no permalink — entries, not sections.
+  const index = '<h1>Index</h1><dl><dt id="ientry-1">set_byte, <a class="indexterm" href="functions-binarystring.html">Binary String Functions</a></dt><dt id="ientry-2">set_config, <a href="functions-admin.html#SET">Settings</a></dt></dl>';
+  t.same(read(index), [[1, 'Index', 'index']]);
+  t.equal(htmlText(index), '# Index\n\nset_byte, Binary String Functions\nset_config, Settings\n');
+  t.same(read('<dl><dt>term<a href="#term">¶</a></dt><dd>d</dd></dl>'), [], 'no id');
+  t.same(read('<dl><dt id="a">A</dt><dd><a href="#a">¶</a></dd></dl>'), [], 'a link in its definition is not in the term');
+  t.same(read('<dl><dt id="a">A<a href="#b">¶</a></dt></dl>'), [], 'a link to another anchor');
+  t.same(read('<dl><dt id="a">A<dt id="b">B<a href="#a">¶</a></dt></dl>'), [], 'the next term ends one left open');
+  t.same(read('<div class="note"><dl><dt id="a">A<a href="#a">¶</a></dt></dl></div>'), [], 'inside a DocBook admonition, as its headings');
+  // Terms left open, in upper case, many: each is read up to the next, once.
+  const many = `<DL>${'<DT id=a>x'.repeat(5000)}</DL><a href="#a">¶</a>`;
+  t.same(read(many), []);
+  t.equal(htmlText(many), `${'x\n'.repeat(5000)}\n¶\n`);
 });
