@@ -95,6 +95,43 @@ export function rstPlainText(raw: string): string {
 const MAX_TARGET_LINE = 4096;
 const TARGET = /^\.\.[ \t]+_(?:`([^`]+)`|([^:`\\]+)):[ \t]*$/;
 
+/**
+ * Sphinx's object descriptions at the start of a line: `.. function:: walk(top)`, with an
+ * optional domain (`.. py:data:: SECRET_KEY`, `.. c:function:: …`, `.. std:option:: -v`).
+ * Groups: the domain, the directive, the signature (its first line).
+ */
+const OBJECT_DIRECTIVE = /^\.\.[ \t]+(?:(py|c|cpp|js|rst|std):)?(function|class|method|classmethod|staticmethod|attribute|property|data|exception|decorator|decoratormethod|macro|struct|union|enum|enumerator|type|member|var|concept|directive|role|option|envvar|describe|object|confval)::[ \t]+(\S.*)$/;
+/** The Python domain's object directives, whose anchor Sphinx makes from the module and the name. */
+const PY_OBJECTS = new Set(['function', 'class', 'method', 'classmethod', 'staticmethod', 'attribute', 'property', 'data', 'exception', 'decorator', 'decoratormethod']);
+/** `.. module:: os`, `.. currentmodule:: os` (`py:` allowed; `None` ends it). */
+const MODULE_DIRECTIVE = /^\.\.[ \t]+(?:py:)?(?:module|currentmodule)::[ \t]+([A-Za-z_][\w.]*)[ \t]*$/;
+
+/** The anchor Sphinx gives a Python object: its module, a dot, and the name before any `(`. */
+function pythonId(module: string, signature: string): string | null {
+  const name = /^[A-Za-z_][\w.]*/.exec(signature.replace(/^(?:(?:async|class|exception|final|abstractmethod|classmethod|staticmethod)[ \t]+)+/, ''))?.[0] ?? '';
+  if (name === '') return null;
+  return module === '' || name.startsWith(`${module}.`) ? name : `${module}.${name}`;
+}
+
+/**
+ * An object directive's title (its signature's first line, a trailing `\\` dropped) and id: the
+ * anchor Sphinx makes for a Python or C object (under `prefix`, the module or the enclosing
+ * object), else `fallback` (null: the title's make_id).
+ */
+function objectTitle(object: RegExpExecArray, prefix: string, fallback: string | null): { text: string; id: string | null; python: boolean } {
+  const text = (object[3] as string).replace(/[ \t]*\\?[ \t]*$/, '');
+  const python = (object[1] === undefined || object[1] === 'py') && PY_OBJECTS.has(object[2] as string);
+  const id = python ? pythonId(prefix, text) : object[1] === 'c' ? cId(text) : fallback;
+  return { text, id, python };
+}
+
+/** The anchor Sphinx gives a C object: `c.` and its name, the last identifier before any `(`. */
+function cId(signature: string): string | null {
+  const names = signature.split('(')[0]?.match(/[A-Za-z_][\w.]*/g) ?? [];
+  const name = names[names.length - 1];
+  return name === undefined ? null : `c.${name}`;
+}
+
 function isBulletItem(text: string, start: number, end: number): boolean {
   const c = text.charCodeAt(start);
   if (c !== 0x2d && c !== 0x2b && c !== 0x2a && c !== 0x2022 && c !== 0x2023 && c !== 0x2043) return false;
@@ -128,6 +165,9 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
     return Math.min(k + 1, 6);
   };
   let pendingTargets: string[] = [];
+  // The level of the last section title (0 before the first), and the current Python module.
+  let sectionLevel = 0;
+  let module = '';
   // Whether the previous line ends a block, so that a title may start on this one.
   let afterBreak = true;
   let i = 0;
@@ -146,6 +186,36 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
     // Trailing blank lines are not part of the block.
     return last;
   };
+  const lineEnd = (j: number): number => (j + 1 < count ? (starts[j + 1] as number) : text.length);
+  /**
+   * The object descriptions in the body (lines `from` to `to`) of one at `level`: a directive
+   * line starting a block at the indentation its object's body starts at is a member, titled a
+   * level deeper, its Python anchor under `prefix` (the object's own). Deeper lines (a literal
+   * block, another directive's body) are not looked into. Each line is read once.
+   */
+  const members = (from: number, to: number, level: number, prefix: string): void => {
+    const stack: { at: number; body: number; level: number; prefix: string }[] = [{ at: 0, body: -1, level, prefix }];
+    for (let k = from; k < to; k++) {
+      const ks = starts[k] as number;
+      const ke = ends[k] as number;
+      if (isBlank(text, ks, ke)) continue;
+      const ind = indentOf(text, ks, ke);
+      while (stack.length > 1) {
+        const top = stack[stack.length - 1] as { at: number; body: number };
+        if (top.body === -1 ? ind <= top.at : ind < top.body) stack.pop();
+        else break;
+      }
+      const top = stack[stack.length - 1] as { at: number; body: number; level: number; prefix: string };
+      if (top.body === -1) top.body = ind;
+      if (ind !== top.body || (k > from && !isBlank(text, starts[k - 1] as number, ends[k - 1] as number))) continue;
+      const object = ke - ks <= MAX_TARGET_LINE ? OBJECT_DIRECTIVE.exec(text.slice(ks, ke).trimStart()) : null;
+      if (object === null) continue;
+      const title = objectTitle(object, top.prefix, null);
+      blocks.push(ks);
+      titles.push({ level: Math.min(6, top.level + 1), text: title.text, idText: title.text, id: title.id, start: ks, end: lineEnd(k) });
+      stack.push({ at: ind, body: -1, level: top.level + 1, prefix: title.python ? (title.id ?? top.prefix) : top.prefix });
+    }
+  };
   while (i < count) {
     const s = starts[i] as number;
     const e = ends[i] as number;
@@ -159,9 +229,27 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
     if (paragraphStart) blocks.push(s);
     afterBreak = false;
     if (indent === 0 && isExplicitMarkup(text, s, e)) {
-      const target = e - s <= MAX_TARGET_LINE ? TARGET.exec(text.slice(s, e)) : null;
+      const line = e - s <= MAX_TARGET_LINE ? text.slice(s, e) : '';
+      const target = TARGET.exec(line);
+      const object = target === null ? OBJECT_DIRECTIVE.exec(line) : null;
       if (target !== null) pendingTargets.push((target[1] ?? target[2] ?? '').trim());
-      else pendingTargets = [];
+      else if (object !== null) {
+        // An object description (`.. function:: walk(top)`): titled a level below its section,
+        // and the members its body describes (a class's methods) each a level below it.
+        const level = Math.min(6, sectionLevel + 1);
+        const title = objectTitle(object, module, idOf(pendingTargets));
+        titles.push({ level, text: title.text, idText: title.text, id: title.id, start: s, end: lineEnd(i) });
+        pendingTargets = [];
+        const bodyEnd = skipIndented(i + 1, 0);
+        members(i + 1, bodyEnd, level, title.python ? (title.id ?? module) : module);
+        i = bodyEnd;
+        afterBreak = true;
+        continue;
+      } else {
+        const current = MODULE_DIRECTIVE.exec(line);
+        if (current !== null) module = current[1] === 'None' ? '' : (current[1] as string);
+        pendingTargets = [];
+      }
       i = skipIndented(i + 1, 0);
       afterBreak = true;
       continue;
@@ -178,7 +266,8 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
         const title = text.slice(ts, te).trim();
         if (title !== '' && under === over && text.charCodeAt(us) === text.charCodeAt(s) && adornment(text, ts, te) === 0 && (over >= columnWidth(title) || over >= 4)) {
           const plain = rstPlainText(title);
-          titles.push({ level: levelOf('o' + text[s]), text: plain, idText: plain, id: idOf(pendingTargets), start: s, end: starts[i + 3] as number });
+          sectionLevel = levelOf('o' + text[s]);
+          titles.push({ level: sectionLevel, text: plain, idText: plain, id: idOf(pendingTargets), start: s, end: starts[i + 3] as number });
           pendingTargets = [];
           i += 3;
           afterBreak = true;
@@ -193,7 +282,8 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
         const title = text.slice(s, e).trimEnd();
         if (under > 0 && !(under === 2 && text.slice(us, us + 2) === '::' ) && (under >= columnWidth(title) || under >= 4)) {
           const plain = rstPlainText(title);
-          titles.push({ level: levelOf('u' + text[us]), text: plain, idText: plain, id: idOf(pendingTargets), start: s, end: starts[i + 2] as number });
+          sectionLevel = levelOf('u' + text[us]);
+          titles.push({ level: sectionLevel, text: plain, idText: plain, id: idOf(pendingTargets), start: s, end: starts[i + 2] as number });
           pendingTargets = [];
           i += 2;
           afterBreak = true;

@@ -95,6 +95,8 @@ const PATHOLOGICAL: Array<[string, string]> = [
   ['1 MB of unclosed pre', fill('<pre>`` x')],
   ['1 MB of unclosed inline code', fill('<code>`')],
   ['1 MB of heading anchors', '<h2>' + fill('<a>¶</a>')],
+  ['1 MB of object descriptions and their members', fill('.. class:: A\n\n   .. method:: m()\n\n      .. attribute:: x\n\n')],
+  ['1 MB of one object description\'s members', '.. class:: A\n\n' + fill('   .. method:: m()\n\n')],
   ['1 MB of definition terms with ids, never closed', '<dl>' + fill('<dt id="a">x')],
   ['1 MB of definition terms, one link to them at the end', `<dl>${fill('<DT id=a>x', (1 << 20) - 20)}<a href="#a">¶</a>`],
   ['1 MB of definition terms that link to themselves', '<dl>' + fill('<dt id="a">x<a href="#a">¶</a></dt>')],

@@ -103,3 +103,85 @@ t.test('spans tile with sections.ts: CRLF, a byte order mark, inline markup', as
   t.equal(parts.map((p) => doc.slice(p.start, p.end)).join(''), doc);
   t.same(read('A\n=\n\nA\n=\n').map((h) => h[2]), ['a', 'a-1'], 'a repeated id is numbered');
 });
+
+t.test('engine.md "Sources": a Sphinx object description is titled a level below its section, its members one more', async (t) => {
+  // CPython's Doc/library/csv.rst as Python 3.11 ships it (_sources/library/csv.rst.txt), trimmed.
+  const doc = [
+    ':mod:`csv` --- CSV File Reading and Writing',
+    '===========================================',
+    '',
+    '.. module:: csv',
+    '',
+    'Module Contents',
+    '---------------',
+    '',
+    '.. function:: reader(csvfile, dialect=\'excel\', **fmtparams)',
+    '',
+    '   Return a reader object.',
+    '',
+    '.. class:: DictReader(f, fieldnames=None, restkey=None, restval=None, \\',
+    '                      dialect=\'excel\', *args, **kwds)',
+    '',
+    '   Create an object that operates like a regular reader.',
+    '',
+    '.. class:: Sniffer()',
+    '',
+    '   The :class:`Sniffer` class is used to deduce the format of a CSV file.',
+    '',
+    '   .. method:: sniff(sample, delimiters=None)',
+    '',
+    '      Analyze the given *sample*::',
+    '',
+    '         .. method:: not_a_member()',
+    '',
+    '   .. method:: has_header(sample)',
+    '',
+    '      Analyze the sample text.',
+    '',
+    '   .. note::',
+    '',
+    '      .. method:: inside_a_note()',
+    '',
+    '.. data:: QUOTE_ALL',
+    '',
+    '   Quote all fields.',
+    '',
+    '.. c:function:: PyObject* PyCSV_New(int kind)',
+    '',
+    '.. option:: --strict',
+    '',
+    '.. currentmodule:: None',
+    '',
+    '.. py:data:: SECRET_KEY',
+    '',
+    '.. autofunction:: flask.url_for',
+    '',
+    'Examples',
+    '--------',
+    '',
+    'Text.',
+    '',
+  ].join('\n');
+  t.same(read(doc), [
+    [1, 'csv --- CSV File Reading and Writing', 'csv-csv-file-reading-and-writing'],
+    [2, 'Module Contents', 'module-contents'],
+    [3, "reader(csvfile, dialect='excel', **fmtparams)", 'csv.reader'],
+    [3, 'DictReader(f, fieldnames=None, restkey=None, restval=None,', 'csv.DictReader'],
+    [3, 'Sniffer()', 'csv.Sniffer'],
+    [4, 'sniff(sample, delimiters=None)', 'csv.Sniffer.sniff'],
+    [4, 'has_header(sample)', 'csv.Sniffer.has_header'],
+    [3, 'QUOTE_ALL', 'csv.QUOTE_ALL'],
+    [3, 'PyObject* PyCSV_New(int kind)', 'c.PyCSV_New'],
+    [3, '--strict', 'strict'],
+    [3, 'SECRET_KEY', 'SECRET_KEY'],
+    [2, 'Examples', 'examples'],
+  ], "Sphinx's anchors for Python and C objects; a literal block's, a note's and an auto directive's lines are none");
+  const s = parseRst(doc);
+  const sniff = s.headings[5];
+  t.equal(doc.slice(sniff?.start, sniff?.end), '   .. method:: sniff(sample, delimiters=None)\n', "a member's span is its directive's line");
+  const parts = splitSections(doc, s, { splitLevel: 2, minBytes: 0, maxBytes: 120 });
+  t.equal(parts.map((p) => doc.slice(p.start, p.end)).join(''), doc, 'sections tile the text');
+  t.ok(parts.some((p) => p.slug === 'csv.Sniffer.sniff'), 'a section over the cap is cut at its members');
+  t.same(read('Title\n=====\n\n.. function:: f()\n\n.. function:: f()\n'), [[1, 'Title', 'title'], [2, 'f()', 'f'], [2, 'f()', 'f-1']], 'a repeated anchor is numbered');
+  t.same(read('.. class:: A\n\n   .. method:: m()\n\n.. method:: n()\n'), [[1, 'A', 'A'], [2, 'm()', 'A.m'], [1, 'n()', 'n']], 'before any title: level 1; the body ends where the indentation does');
+});
