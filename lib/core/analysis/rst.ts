@@ -125,6 +125,15 @@ function objectTitle(object: RegExpExecArray, prefix: string, fallback: string |
   return { text, id, python };
 }
 
+/** `.. glossary::` (with Sphinx's `std:` domain or without). */
+const GLOSSARY = /^\.\.[ \t]+(?:std:)?glossary::[ \t]*$/;
+
+/** The anchor Sphinx gives a glossary term: `term-`, then its ASCII letters and digits, other runs a hyphen. */
+function termId(term: string): string | null {
+  const id = term.normalize('NFKD').replace(/[^\x00-\x7f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return id === '' ? null : `term-${id}`;
+}
+
 /** The anchor Sphinx gives a C object: `c.` and its name, the last identifier before any `(`. */
 function cId(signature: string): string | null {
   const names = signature.split('(')[0]?.match(/[A-Za-z_][\w.]*/g) ?? [];
@@ -188,6 +197,31 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
   };
   const lineEnd = (j: number): number => (j + 1 < count ? (starts[j + 1] as number) : text.length);
   /**
+   * The terms of a glossary whose body is lines `from` to `to`: each line at the indentation
+   * the body's entries start at (options such as `:sorted:` aside) is a term, titled at
+   * `level`, its id Sphinx's (`term-` and the term, case kept). Definitions, indented deeper,
+   * are not looked into.
+   */
+  const glossaryTerms = (from: number, to: number, level: number): void => {
+    let base = -1;
+    for (let k = from; k < to; k++) {
+      const ks = starts[k] as number;
+      const ke = ends[k] as number;
+      if (isBlank(text, ks, ke)) continue;
+      const ind = indentOf(text, ks, ke);
+      const line = text.slice(ks, ke).trim();
+      if (base === -1) {
+        if (line.startsWith(':')) continue; // the directive's options
+        base = ind;
+      }
+      if (ind !== base || line.length > MAX_TARGET_LINE) continue;
+      const term = rstPlainText(line.replace(/ : .*$/, ''));
+      if (term === '') continue;
+      blocks.push(ks);
+      titles.push({ level, text: term, idText: term, id: termId(term), start: ks, end: lineEnd(k) });
+    }
+  };
+  /**
    * The object descriptions in the body (lines `from` to `to`) of one at `level`: a directive
    * line starting a block at the indentation its object's body starts at is a member, titled a
    * level deeper, its Python anchor under `prefix` (the object's own). Deeper lines (a literal
@@ -242,6 +276,14 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
         pendingTargets = [];
         const bodyEnd = skipIndented(i + 1, 0);
         members(i + 1, bodyEnd, level, title.python ? (title.id ?? module) : module);
+        i = bodyEnd;
+        afterBreak = true;
+        continue;
+      } else if (GLOSSARY.test(line)) {
+        // A glossary's terms: each a heading a level below its section, as Sphinx's HTML has them.
+        const bodyEnd = skipIndented(i + 1, 0);
+        glossaryTerms(i + 1, bodyEnd, Math.min(6, sectionLevel + 1));
+        pendingTargets = [];
         i = bodyEnd;
         afterBreak = true;
         continue;

@@ -185,3 +185,43 @@ t.test('engine.md "Sources": a Sphinx object description is titled a level below
   t.same(read('Title\n=====\n\n.. function:: f()\n\n.. function:: f()\n'), [[1, 'Title', 'title'], [2, 'f()', 'f'], [2, 'f()', 'f-1']], 'a repeated anchor is numbered');
   t.same(read('.. class:: A\n\n   .. method:: m()\n\n.. method:: n()\n'), [[1, 'A', 'A'], [2, 'm()', 'A.m'], [1, 'n()', 'n']], 'before any title: level 1; the body ends where the indentation does');
 });
+
+t.test('engine.md "Sources": a Sphinx glossary\'s terms are headings a level below its section, named as Sphinx names them', async (t) => {
+  // CPython's Doc/glossary.rst as Python 3.11 ships it, trimmed.
+  const doc = [
+    '********',
+    'Glossary',
+    '********',
+    '',
+    '.. glossary::',
+    '   :sorted:',
+    '',
+    '   ``>>>``',
+    '      The default Python prompt of the interactive shell.',
+    '',
+    '   abstract base class',
+    '      Abstract base classes complement :term:`duck-typing`.',
+    '',
+    '      Not a term: a second paragraph of the definition.',
+    '',
+    '   CPython',
+    '   C-Python : implementation',
+    '      The canonical implementation of the Python programming language.',
+    '',
+    'After',
+    '=====',
+    '',
+  ].join('\n');
+  t.same(read(doc), [
+    [1, 'Glossary', 'glossary'],
+    [2, '>>>', 'section-1'],
+    [2, 'abstract base class', 'term-abstract-base-class'],
+    [2, 'CPython', 'term-CPython'],
+    [2, 'C-Python', 'term-C-Python'],
+    [2, 'After', 'after'],
+  ], "each term line (a classifier after ' : ' dropped), its options and definitions none");
+  const s = parseRst(doc);
+  const parts = splitSections(doc, s, { splitLevel: 1, minBytes: 0, maxBytes: 100 });
+  t.equal(parts.map((p) => doc.slice(p.start, p.end)).join(''), doc, 'sections tile the text');
+  t.ok(parts.some((p) => p.slug === 'term-abstract-base-class'), 'a glossary over the cap is cut at its terms');
+});
