@@ -47,6 +47,10 @@ const PIECES = [
   '\n', '\n\n', '\r\n', '\r', ' ', '   ', '\t', 'Title', 'word', 'é', '日本', '\u{1F600}', '=', '====', '-----', '~~~', '::', '.. ', '.. _label:', '.. note::',
   '`', '``', '*', '<', '>', '_', ':', '\\', '[[id]]', '[#id]', '[discrete]', '----', '....', '****', '____', '++++', '////', '|===', '--', '//', '= ', '== ', '###### ',
   ':idprefix:', ':idseparator: -', '\uFEFF', '<h1>', '</h1>', '<h2 id="a">', '</h2>', '<script>', '</script>', '<!--', '-->', '<p>', '"', "'", '&amp;', '<',
+  // Definition terms that link to themselves (HTML) and Sphinx's object and glossary directives (rST).
+  '<dl>', '</dl>', '<dt id="a">', '<DT id=a~1>', '</dt>', '<dd>', '<a href="#a">¶</a>', '<a href="#a~1">', '</a>', '<div class="note">', '</div>',
+  '.. class:: A', '.. method:: m()', '.. py:data:: X', '.. c:function:: int f(x)', '.. glossary::', '.. module:: m', '      ', '\\\n',
+  '\n.. class:: A\n\n   .. method:: m()\n   .. method:: n()\n\n', '\n.. glossary::\n\n   term\n   other\n      def\n',
 ];
 
 t.test('random documents: structures sections.ts accepts, sections that tile', async (t) => {

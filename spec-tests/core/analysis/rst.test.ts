@@ -221,6 +221,8 @@ t.test('engine.md "Sources": a Sphinx glossary\'s terms are headings a level bel
     [2, 'After', 'after'],
   ], "each term line (a classifier after ' : ' dropped), its options and definitions none");
   const s = parseRst(doc);
+  t.same(s.headings.slice(1, 5).map((h) => doc.slice(h.start, h.end)), ['   ``>>>``\n', '   abstract base class\n', '   CPython\n', '   C-Python : implementation\n'], "a term's span is its line");
+  t.ok(s.blocks.includes(s.headings[2]?.start ?? -1), 'a term starts a block');
   const parts = splitSections(doc, s, { splitLevel: 1, minBytes: 0, maxBytes: 100 });
   t.equal(parts.map((p) => doc.slice(p.start, p.end)).join(''), doc, 'sections tile the text');
   t.ok(parts.some((p) => p.slug === 'term-abstract-base-class'), 'a glossary over the cap is cut at its terms');
