@@ -34,8 +34,11 @@
 // The structure: a heading's text is its text as above, its span its line (with its line
 // ending); its id is its `id` attribute, else the `id` of a `<section>`, `<article>` or `<div>`
 // opened just before it with no text between (Sphinx, docutils), kept as written; else GitHub's
-// slug of its text (github-slugger), numbered when repeated. Blocks (where a unit over the cap
-// may be cut): headings, paragraphs, fences and list items.
+// slug of its text (github-slugger), numbered when repeated. A definition term (`<dt>`) with an
+// id and a link to it inside the term (Sphinx's API entries and glossary terms) is a heading
+// too, a level below the section it is in and one more per list it is nested in, its id kept
+// (linksToItself). Blocks (where a unit over the cap may be cut): headings, paragraphs, fences
+// and list items.
 
 import { characterEntities } from 'character-entities';
 import { finishTitles, type RawTitle } from './lines.js';

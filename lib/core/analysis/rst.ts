@@ -20,6 +20,10 @@
 // - titles are not looked for inside literal blocks (the indented, or quoted, block after a
 //   paragraph ending in `::`) nor inside explicit markup blocks (`.. name::` directives,
 //   comments, footnotes: the indented lines after the `..` line).
+// - Sphinx's object descriptions (`.. function:: walk(top)`, `.. py:data:: X`, a class's
+//   `.. method::` at its body's indentation) and a `.. glossary::`'s terms are titles too, a
+//   level below their section (members one more), with the anchors Sphinx gives them
+//   (`os.walk`, `c.PyObject`, `term-GIL`): docs/engine.md "Sources", reStructuredText.
 // Linear in the text's length.
 
 import { finishTitles, indentOf, isBlank, splitLines, type RawTitle } from './lines.js';
