@@ -646,7 +646,6 @@ class Reader {
   private closeHeading(): void {
     const h = this.heading as { tag: string; level: number; id: string | null; pieces: string[]; homeText: string[] };
     this.heading = null;
-    if (h.tag !== 'dt') this.sectionLevel = h.level;
     const text = h.pieces.join('').replace(SPACES, ' ').trim();
     if (text === '') return;
     // The page's first heading, all of it a link to the site's home page, is the site's name
@@ -673,6 +672,7 @@ class Reader {
     this.block(start);
     this.emit(`${'#'.repeat(h.level)} ${text}\n`);
     this.titles.push({ level: h.level, text, idText: text, id: h.id, start, end: this.length });
+    if (h.tag !== 'dt') this.sectionLevel = h.level;
     this.breakLine(2);
   }
 

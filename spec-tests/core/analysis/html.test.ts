@@ -278,6 +278,7 @@ t.test('engine.md "Sources": a definition term that links to itself (an id and a
   t.same(read('<dl class="glossary"><dt id=\'term-GIL\'>GIL<a class="headerlink" href=\'#term-GIL\'>¶</a></dt><dd><p>The lock.</p></dd></dl>'), [[1, 'GIL', 'term-GIL']], 'before any heading: level 1');
   t.same(read('<h5>Deep</h5><dl><dd><dl><dd><dl><dt id="x">X<a href="#x">¶</a></dt></dl></dd></dl></dd></dl>'), [[5, 'Deep', 'deep'], [6, 'X', 'x']], 'at most level 6');
   t.same(read('<h2>S</h2><dl><dt id="x">X<a href="#x">¶</a><dd>body</dl><p>after</p>'), [[2, 'S', 's'], [3, 'X', 'x']], 'a term left open ends where its definition begins');
+  t.same(read('<h2>S</h2><h4> </h4><dl><dt id="x">X<a href="#x">¶</a></dt></dl>'), [[2, 'S', 's'], [3, 'X', 'x']], 'below the last heading that is one (an empty <h4> is none)');
   t.equal(htmlText('<h2>S</h2><dl><dt id="x">X<a href="#x">¶</a><dd>body</dl><p>after</p>'), '## S\n\n### X\n\nbody\n\nafter\n');
 });
 
