@@ -1,4 +1,4 @@
-// `npm run bench:relevance`: five dev sets, and a SQLite FTS5 baseline beside our figures.
+// `npm run bench:relevance`: six dev sets, and a SQLite FTS5 baseline beside our figures.
 //
 // 1. Answers (bench/relevance/devset2: 69 questions over the Node.js manual, the undici API
 //    reference and the Next.js guides; bench/relevance/devset3: 67 questions over the Fastify
@@ -6,8 +6,10 @@
 //    50 questions over Flask's reStructuredText sources and pytest's Sphinx HTML pages, to
 //    show relevance on formats other than Markdown; bench/relevance/devset5: 31 questions
 //    over the Markdown date-fns, markdownlint and pino ship on npm, small sets beside a
-//    large changelog or generated page; each question with its answering page and a
-//    verbatim passage). Each question is asked as a user asks it,
+//    large changelog or generated page; bench/relevance/devset6: 22 questions over Sphinx's
+//    own manual as Sphinx 5.3 built it, HTML pages whose configuration values, options and
+//    API are definition terms; each question with its answering page and a verbatim
+//    passage). Each question is asked as a user asks it,
 //    `context resolve --cache C --query Q --budget B` with no other flag (B = 1000 and 2000),
 //    through the very CLI code `bin/context` runs (its bundle, in this process, so the bytes
 //    are the CLI's stdout). Per set and overall: the passage inside the answer, the right
@@ -77,7 +79,7 @@ const only = flag('--only');
 const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
 /** Folders given with --devset, by the name the tables show (the folder's own name). */
 const OWN_DEVSETS = new Map(args.flatMap((a, i) => (a === '--devset' && args[i + 1] !== undefined ? [[basename(resolve(args[i + 1])), resolve(args[i + 1])]] : [])));
-const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5'];
+const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5', 'devset6'];
 /** The Markdown dev sets, added up in the side-by-side table's `md 2+3` rows (devset4's own `all` rows stand beside them). */
 const MARKDOWN_DEVSETS = OWN_DEVSETS.size > 0 ? [] : ['devset2', 'devset3'];
 /** A dev set's folder: bench/relevance/NAME, or the folder given with --devset. */
@@ -176,7 +178,7 @@ const norm = (s) => s.replace(/\s+/gu, ' ').trim();
  */
 const fileOf = (doc) => String(doc.id).split('#')[0].toLowerCase();
 
-// ---------------------------------------------------------------- 1. answers (devset2, devset3, devset4, devset5)
+// ---------------------------------------------------------------- 1. answers (devset2, devset3, devset4, devset5, devset6)
 
 const FTS5 = 'fts5';
 /** The default build's answers printed with `--format markdown` (rows of the full table, not of the side by side). */
