@@ -104,11 +104,13 @@ const TARGET = /^\.\.[ \t]+_(?:`([^`]+)`|([^:`\\]+)):[ \t]*$/;
  * optional domain (`.. py:data:: SECRET_KEY`, `.. c:function:: …`, `.. std:option:: -v`).
  * Groups: the domain, the directive, the signature (its first line).
  */
-const OBJECT_DIRECTIVE = /^\.\.[ \t]+(?:(py|c|cpp|js|rst|std):)?(function|class|method|classmethod|staticmethod|attribute|property|data|exception|decorator|decoratormethod|macro|struct|union|enum|enumerator|type|member|var|concept|directive|role|option|envvar|describe|object|confval)::[ \t]+(\S.*)$/;
+const OBJECT_DIRECTIVE = /^\.\.[ \t]+(?:(py|c|cpp|js|rst|std):)?(function|class|method|classmethod|staticmethod|attribute|property|data|exception|decorator|decoratormethod|macro|struct|union|enum|enumerator|type|member|var|concept|directive|role|option|cmdoption|envvar|describe|object|confval)::[ \t]+(\S.*)$/;
 /** The Python domain's object directives, whose anchor Sphinx makes from the module and the name. */
 const PY_OBJECTS = new Set(['function', 'class', 'method', 'classmethod', 'staticmethod', 'attribute', 'property', 'data', 'exception', 'decorator', 'decoratormethod']);
 /** `.. module:: os`, `.. currentmodule:: os` (`py:` allowed; `None` ends it). */
 const MODULE_DIRECTIVE = /^\.\.[ \t]+(?:py:)?(?:module|currentmodule)::[ \t]+([A-Za-z_][\w.]*)[ \t]*$/;
+/** `.. program:: sphinx-build` (`std:` allowed; `None` ends it): the program options belong to. */
+const PROGRAM_DIRECTIVE = /^\.\.[ \t]+(?:std:)?program::[ \t]+(\S.*?)[ \t]*$/;
 
 /** The anchor Sphinx gives a Python object: its module, a dot, and the name before any `(`. */
 function pythonId(module: string, signature: string): string | null {
@@ -122,11 +124,25 @@ function pythonId(module: string, signature: string): string | null {
  * anchor Sphinx makes for a Python or C object (under `prefix`, the module or the enclosing
  * object), else `fallback` (null: the title's make_id).
  */
-function objectTitle(object: RegExpExecArray, prefix: string, fallback: string | null): { text: string; id: string | null; python: boolean } {
+function objectTitle(object: RegExpExecArray, prefix: string, program: string, fallback: string | null): { text: string; id: string | null; python: boolean } {
   const text = (object[3] as string).replace(/[ \t]*\\?[ \t]*$/, '');
-  const python = (object[1] === undefined || object[1] === 'py') && PY_OBJECTS.has(object[2] as string);
-  const id = python ? pythonId(prefix, text) : object[1] === 'c' ? cId(text) : fallback;
+  const domain = object[1];
+  const directive = object[2] as string;
+  const python = (domain === undefined || domain === 'py') && PY_OBJECTS.has(directive);
+  const std = domain === undefined || domain === 'std';
+  let id = fallback;
+  if (python) id = pythonId(prefix, text);
+  else if (domain === 'c') id = cId(text);
+  else if (std && (directive === 'option' || directive === 'cmdoption')) id = optionId(program, text);
+  else if (std && (directive === 'envvar' || directive === 'confval')) id = /^\S+/.test(text) ? `${directive}-${(/^\S+/.exec(text) as RegExpExecArray)[0]}` : fallback;
   return { text, id, python };
+}
+
+/** The anchor Sphinx gives a command-line option: `cmdoption-`, the program and a hyphen if one is set, the first option's name. */
+function optionId(program: string, signature: string): string | null {
+  const name = /^[-/+]*([^\s,=[<]+)/.exec(signature)?.[1];
+  if (name === undefined) return null;
+  return `cmdoption-${program === '' ? '' : `${program.replace(/\s+/g, '-')}-`}${name}`;
 }
 
 /** `.. glossary::` (with Sphinx's `std:` domain or without). */
@@ -181,6 +197,7 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
   // The level of the last section title (0 before the first), and the current Python module.
   let sectionLevel = 0;
   let module = '';
+  let program = '';
   // Whether the previous line ends a block, so that a title may start on this one.
   let afterBreak = true;
   let i = 0;
@@ -248,7 +265,7 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
       if (ind !== top.body || (k > from && !isBlank(text, starts[k - 1] as number, ends[k - 1] as number))) continue;
       const object = ke - ks <= MAX_TARGET_LINE ? OBJECT_DIRECTIVE.exec(text.slice(ks, ke).trimStart()) : null;
       if (object === null) continue;
-      const title = objectTitle(object, top.prefix, null);
+      const title = objectTitle(object, top.prefix, program, null);
       blocks.push(ks);
       titles.push({ level: Math.min(6, top.level + 1), text: title.text, idText: title.text, id: title.id, start: ks, end: lineEnd(k) });
       stack.push({ at: ind, body: -1, level: top.level + 1, prefix: title.python ? (title.id ?? top.prefix) : top.prefix });
@@ -275,7 +292,7 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
         // An object description (`.. function:: walk(top)`): titled a level below its section,
         // and the members its body describes (a class's methods) each a level below it.
         const level = Math.min(6, sectionLevel + 1);
-        const title = objectTitle(object, module, idOf(pendingTargets));
+        const title = objectTitle(object, module, program, idOf(pendingTargets));
         titles.push({ level, text: title.text, idText: title.text, id: title.id, start: s, end: lineEnd(i) });
         pendingTargets = [];
         const bodyEnd = skipIndented(i + 1, 0);
@@ -294,6 +311,8 @@ export function parseRst(text: string, options: RstOptions = {}): MarkdownStruct
       } else {
         const current = MODULE_DIRECTIVE.exec(line);
         if (current !== null) module = current[1] === 'None' ? '' : (current[1] as string);
+        const runs = PROGRAM_DIRECTIVE.exec(line);
+        if (runs !== null) program = runs[1] === 'None' ? '' : (runs[1] as string);
         pendingTargets = [];
       }
       i = skipIndented(i + 1, 0);

@@ -172,7 +172,7 @@ t.test('engine.md "Sources": a Sphinx object description is titled a level below
     [4, 'has_header(sample)', 'csv.Sniffer.has_header'],
     [3, 'QUOTE_ALL', 'csv.QUOTE_ALL'],
     [3, 'PyObject* PyCSV_New(int kind)', 'c.PyCSV_New'],
-    [3, '--strict', 'strict'],
+    [3, '--strict', 'cmdoption-strict'],
     [3, 'SECRET_KEY', 'SECRET_KEY'],
     [2, 'Examples', 'examples'],
   ], "Sphinx's anchors for Python and C objects; a literal block's, a note's and an auto directive's lines are none");
@@ -226,4 +226,16 @@ t.test('engine.md "Sources": a Sphinx glossary\'s terms are headings a level bel
   const parts = splitSections(doc, s, { splitLevel: 1, minBytes: 0, maxBytes: 100 });
   t.equal(parts.map((p) => doc.slice(p.start, p.end)).join(''), doc, 'sections tile the text');
   t.ok(parts.some((p) => p.slug === 'term-abstract-base-class'), 'a glossary over the cap is cut at its terms');
+});
+
+t.test('engine.md "Sources": options, environment variables and configuration values take the anchors Sphinx gives them', async (t) => {
+  const doc = ['.. program:: sphinx-build', '', '.. option:: -W', '', '   Turn warnings into errors.', '', '.. option:: --keep-going, -k', '', '.. std:envvar:: PYTHONPATH', '', '.. confval:: exclude_patterns', '', '.. program:: None', '', '.. cmdoption:: -c <command>', '', '.. describe:: anything else', ''].join('\n');
+  t.same(read(doc), [
+    [1, '-W', 'cmdoption-sphinx-build-W'],
+    [1, '--keep-going, -k', 'cmdoption-sphinx-build-keep-going'],
+    [1, 'PYTHONPATH', 'envvar-PYTHONPATH'],
+    [1, 'exclude_patterns', 'confval-exclude_patterns'],
+    [1, '-c <command>', 'cmdoption-c'],
+    [1, 'anything else', 'anything-else'],
+  ], "the program's name before an option's (none after `.. program:: None`); other directives make_id's");
 });
