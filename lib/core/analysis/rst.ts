@@ -134,7 +134,10 @@ function objectTitle(object: RegExpExecArray, prefix: string, program: string, f
   if (python) id = pythonId(prefix, text);
   else if (domain === 'c') id = cId(text);
   else if (std && (directive === 'option' || directive === 'cmdoption')) id = optionId(program, text);
-  else if (std && (directive === 'envvar' || directive === 'confval')) id = /^\S+/.test(text) ? `${directive}-${(/^\S+/.exec(text) as RegExpExecArray)[0]}` : fallback;
+  else if (std && (directive === 'envvar' || directive === 'confval')) {
+    const name = text.split(/\s/)[0] ?? '';
+    id = name === '' ? fallback : `${directive}-${name}`;
+  }
   return { text, id, python };
 }
 
