@@ -3,8 +3,8 @@
 
   fts5_sections.py CORPUS < queries.json > ranked.json
 
-CORPUS is a folder of Markdown (.md/.mdx/.markdown), reStructuredText (.rst) and HTML
-(.html/.htm) files; other files are not read. Every file is split into sections, a section
+CORPUS is a folder of Markdown (.md/.mdx/.markdown), reStructuredText (.rst), AsciiDoc
+(.adoc/.asciidoc) and HTML (.html/.htm) files; other files are not read. Every file is split into sections, a section
 being a title and what follows it up to the next title; the text before the first title is
 a section too (when it holds more than whitespace):
 
@@ -16,6 +16,11 @@ a section too (when it holds more than whitespace):
   above it when it is overlined. Literal blocks and directive bodies are indented, so their
   lines are not titles; adornment levels are not told apart (every title splits). The
   section's text is the source's lines, markup and all, as our units print them.
+- AsciiDoc: at its section titles, as simply as it goes: a line of 1 to 6 `=` (or `#`), a
+  space and text; or a line of text after a blank line (or the file's start) whose next
+  line is a run of one of `=`, `-`, `~`, `^`, `+` as long as the text within one character
+  (a two-line title). Delimited blocks are not tracked. The section's text is the source's
+  lines.
 - HTML: the page less its `<script>`, `<style>`, `<title>`, `<template>`, `<textarea>`
   elements and comments, split before every `<h1>`..`<h6>` tag; a section's text is its
   visible text: tags made spaces, character references decoded, each line's runs of
@@ -45,8 +50,9 @@ import sys
 
 MARKDOWN = ('.md', '.mdx', '.markdown')
 RST = ('.rst',)
+ASCIIDOC = ('.adoc', '.asciidoc')
 HTML = ('.html', '.htm')
-EXTENSIONS = MARKDOWN + RST + HTML
+EXTENSIONS = MARKDOWN + RST + ASCIIDOC + HTML
 HEADING = re.compile(r'^ {0,3}#{1,6}(?:[ \t]|$)')
 FENCE = re.compile(r'^ {0,3}(`{3,}|~{3,})(.*)$')
 
@@ -107,6 +113,30 @@ def rst_sections(text):
     return [s for s in sections if s.strip() != '']
 
 
+ADOC_TITLE = re.compile(r'^(?:={1,6}|#{1,6})[ \t]+\S')
+UNDERLINE = re.compile(r'^([=~^+-])\1*$')
+
+
+def asciidoc_sections(text):
+    """AsciiDoc sections: split before every (simply found) one- or two-line title."""
+    lines = text.splitlines(keepends=True)
+    bare = [l.rstrip('\r\n').rstrip(' \t') for l in lines]
+    starts = []
+    i = 0
+    while i < len(bare):
+        if ADOC_TITLE.match(bare[i]):
+            starts.append(i)
+        elif i + 1 < len(bare) and (i == 0 or bare[i - 1] == '') and bare[i] != '' and not bare[i].startswith('.') \
+                and any(c.isalnum() for c in bare[i]) and UNDERLINE.match(bare[i + 1]) and abs(len(bare[i]) - len(bare[i + 1])) < 2:
+            starts.append(i)
+            i += 2
+            continue
+        i += 1
+    cuts = [0] + [s for s in starts if s > 0] + [len(lines)]
+    sections = [''.join(lines[a:b]) for a, b in zip(cuts, cuts[1:])]
+    return [s for s in sections if s.strip() != '']
+
+
 RAW_ELEMENTS = re.compile(r'<(script|style|title|template|textarea)\b.*?</\1\s*>', re.I | re.S)
 COMMENT = re.compile(r'<!--.*?-->', re.S)
 HEADING_TAG = re.compile(r'<h[1-6](?=[\s>/])', re.I)
@@ -131,6 +161,8 @@ def sections_of(path, text):
     name = path.lower()
     if name.endswith(RST):
         return rst_sections(text)
+    if name.endswith(ASCIIDOC):
+        return asciidoc_sections(text)
     if name.endswith(HTML):
         return html_sections(text)
     return split_sections(text)

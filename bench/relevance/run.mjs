@@ -1,4 +1,4 @@
-// `npm run bench:relevance`: six dev sets, and a SQLite FTS5 baseline beside our figures.
+// `npm run bench:relevance`: seven dev sets, and a SQLite FTS5 baseline beside our figures.
 //
 // 1. Answers (bench/relevance/devset2: 69 questions over the Node.js manual, the undici API
 //    reference and the Next.js guides; bench/relevance/devset3: 67 questions over the Fastify
@@ -8,8 +8,9 @@
 //    over the Markdown date-fns, markdownlint and pino ship on npm, small sets beside a
 //    large changelog or generated page; bench/relevance/devset6: 22 questions over Sphinx's
 //    own manual as Sphinx 5.3 built it, HTML pages whose configuration values, options and
-//    API are definition terms; each question with its answering page and a verbatim
-//    passage). Each question is asked as a user asks it,
+//    API are definition terms; bench/relevance/devset7: 24 questions over git's manual pages
+//    as AsciiDoc, written with two-line titles; each question with its answering page and a
+//    verbatim passage). Each question is asked as a user asks it,
 //    `context resolve --cache C --query Q --budget B` with no other flag (B = 1000 and 2000),
 //    through the very CLI code `bin/context` runs (its bundle, in this process, so the bytes
 //    are the CLI's stdout). Per set and overall: the passage inside the answer, the right
@@ -26,7 +27,8 @@
 //
 //    FTS5 (fts5_sections.py, python3's own sqlite3): every file of the set split into
 //    sections at its titles (Markdown: ATX headings outside fenced code; reStructuredText:
-//    underlined, or over- and underlined, titles at column 0; HTML: `<h1>`..`<h6>` tags,
+//    underlined, or over- and underlined, titles at column 0; AsciiDoc: `=` titles and
+//    two-line titles; HTML: `<h1>`..`<h6>` tags,
 //    each section's text being its visible text, without markup), the sections in one
 //    fts5(body, tokenize='porter unicode61') table, ranked by bm25() for the OR of the
 //    question's words, each quoted. Its answer is packed greedily in rank order into the
@@ -79,7 +81,7 @@ const only = flag('--only');
 const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
 /** Folders given with --devset, by the name the tables show (the folder's own name). */
 const OWN_DEVSETS = new Map(args.flatMap((a, i) => (a === '--devset' && args[i + 1] !== undefined ? [[basename(resolve(args[i + 1])), resolve(args[i + 1])]] : [])));
-const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5', 'devset6'];
+const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5', 'devset6', 'devset7'];
 /** The Markdown dev sets, added up in the side-by-side table's `md 2+3` rows (devset4's own `all` rows stand beside them). */
 const MARKDOWN_DEVSETS = OWN_DEVSETS.size > 0 ? [] : ['devset2', 'devset3'];
 /** A dev set's folder: bench/relevance/NAME, or the folder given with --devset. */
@@ -178,7 +180,7 @@ const norm = (s) => s.replace(/\s+/gu, ' ').trim();
  */
 const fileOf = (doc) => String(doc.id).split('#')[0].toLowerCase();
 
-// ---------------------------------------------------------------- 1. answers (devset2, devset3, devset4, devset5, devset6)
+// ---------------------------------------------------------------- 1. answers (devset2 … devset7)
 
 const FTS5 = 'fts5';
 /** The default build's answers printed with `--format markdown` (rows of the full table, not of the side by side). */
