@@ -17,6 +17,13 @@
 //   digits, `_`, spaces, `.` and `-` removed, runs of spaces, `.` and `-` replaced by the id
 //   separator, prefixed by the id prefix (`_` and `_` unless the header sets `:idprefix:` /
 //   `:idseparator:`); a taken id gets `_2`, `_3`, … as Asciidoctor numbers them.
+// - a two-line title (Asciidoctor still reads them; git's manual is written so): a line of
+//   text where a block may start, underlined by a run of `=` (h1), `-`, `~`, `^` or `+`
+//   (h5) as long as the text within one character: `NAME` over `----` is a title, not a
+//   listing block.
+// - an anchor ending a title after a space (` [[id]]`, ` [[id, reftext]]`) gives its id
+//   unless its attribute lines gave one; inline anchors are left out of the title's text
+//   and of the id made from it (`OPTIONS[[OPTIONS]]`: `OPTIONS`, `_options`).
 // Linear in the text's length.
 
 import { finishTitles, isBlank, splitLines, type RawTitle } from './lines.js';
@@ -75,6 +82,99 @@ function titleOf(line: string): { level: number; text: string } | null {
     if (rest !== '') text = rest;
   }
   return { level: n, text };
+}
+
+/** A two-line title's level by its underline's character (Asciidoctor's SETEXT_SECTION_LEVELS, one more: `=` is an h1). */
+const UNDERLINE_LEVEL: Readonly<Record<string, number>> = { '=': 1, '-': 2, '~': 3, '^': 4, '+': 5 };
+const HAS_ALNUM = /[\p{L}\p{M}\p{Nd}]/u;
+const ATTRIBUTE_ENTRY = /^:!?[\p{L}\p{N}_][\p{L}\p{N}_-]*!?:(?:[ \t]|$)/u;
+
+/** End of text[start, end) less trailing spaces and tabs (Asciidoctor reads lines so). */
+function trimmedEnd(text: string, start: number, end: number): number {
+  let e = end;
+  while (e > start && (text.charCodeAt(e - 1) === 0x20 || text.charCodeAt(e - 1) === 0x09)) e--;
+  return e;
+}
+
+/** Code points in text[start, end). */
+function codePoints(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    // A low surrogate after a high one ends the code point that one began.
+    if (c >= 0xdc00 && c <= 0xdfff && i > start) {
+      const p = text.charCodeAt(i - 1);
+      if (p >= 0xd800 && p <= 0xdbff) continue;
+    }
+    n++;
+  }
+  return n;
+}
+
+/**
+ * The level of a two-line (underlined) title whose text is text[s1, e1) and underline
+ * text[s2, e2), or 0: the underline is one of `=`, `-`, `~`, `^`, `+` repeated, as long as
+ * the text within one character (code points, trailing spaces and tabs left out); the text
+ * does not start with `.` and holds a letter or digit (Asciidoctor's setext_section_title?).
+ */
+function underlinedLevel(text: string, s1: number, e1: number, s2: number, e2: number): number {
+  const u = trimmedEnd(text, s2, e2);
+  if (u === s2) return 0;
+  const ch = text[s2] as string;
+  const level = UNDERLINE_LEVEL[ch];
+  if (level === undefined) return 0;
+  const code = text.charCodeAt(s2);
+  for (let i = s2 + 1; i < u; i++) if (text.charCodeAt(i) !== code) return 0;
+  const t = trimmedEnd(text, s1, e1);
+  if (t === s1 || text.charCodeAt(s1) === 0x2e) return 0;
+  // Cheap length bounds before counting: a code point is one or two UTF-16 units.
+  const underline = u - s2;
+  if (t - s1 < underline - 1 || (t - s1) / 2 > underline + 1) return 0;
+  if (Math.abs(codePoints(text, s1, t) - underline) >= 2) return 0;
+  const line = text.slice(s1, t);
+  return HAS_ALNUM.test(line) && !ATTRIBUTE_ENTRY.test(line) ? level : 0;
+}
+
+/** An anchor's id, read at a position (sticky): Asciidoctor's `[alpha_:][word-:.]*`. */
+const ANCHOR_ID = /[\p{L}_:][\p{L}\p{M}\p{N}\p{Pc}:.-]*/uy;
+/** An inline anchor without reference text anywhere in a title: it renders as an empty element. */
+const INLINE_ANCHOR = /(?<!\\)\[\[[\p{L}_:][\p{L}\p{M}\p{N}\p{Pc}:.-]*\]\]/gu;
+
+/**
+ * The anchor ending a title as Asciidoctor's InlineSectionAnchorRx finds it — the leftmost
+ * ` [[id]]` or ` [[id, reftext]]` (a space before it) that ends the title — as its position
+ * and id; null when there is none or it is escaped (` \[[id]]`). Each candidate reads only
+ * its id's characters, which no other candidate shares: linear in the title's length.
+ */
+function trailingAnchor(title: string): { at: number; id: string } | null {
+  if (!title.endsWith(']]')) return null;
+  const last = title.length - 2;
+  for (let at = title.indexOf(' ', 0); at >= 0 && at < last; at = title.indexOf(' ', at + 1)) {
+    const escaped = title.charCodeAt(at + 1) === 0x5c;
+    const open = at + (escaped ? 2 : 1);
+    if (title.charCodeAt(open) !== 0x5b || title.charCodeAt(open + 1) !== 0x5b) continue;
+    ANCHOR_ID.lastIndex = open + 2;
+    const m = ANCHOR_ID.exec(title);
+    if (m === null) continue;
+    const after = open + 2 + m[0].length;
+    const ends = after === last || (title.charCodeAt(after) === 0x2c && after + 1 < last);
+    if (!ends) continue;
+    return escaped ? null : { at, id: m[0] };
+  }
+  return null;
+}
+
+/**
+ * A title's text and the id an anchor at its end gives, other inline anchors (`[[id]]`)
+ * left out of the text (`OPTIONS[[OPTIONS]]` reads `OPTIONS`, id `_options`, as Asciidoctor
+ * makes it from the converted title, where the anchor is an empty element).
+ */
+function anchoredTitle(title: string): { text: string; id: string | null } {
+  if (!title.includes('[[')) return { text: title, id: null };
+  const end = trailingAnchor(title);
+  const text = end === null ? title : title.slice(0, end.at).trimEnd();
+  const bare = text.includes('[[') ? text.replace(INLINE_ANCHOR, '').replace(/[ \t]{2,}/g, ' ').trim() : text;
+  return { text: bare === '' ? text : bare, id: end === null ? null : end.id };
 }
 
 /** Asciidoctor's generated section id. */
@@ -151,12 +251,29 @@ export function parseAsciidoc(text: string, options: AsciidocOptions = {}): Mark
         else separator = (h[2] as string).trim();
       }
     }
-    const t = c === 0x3d || c === 0x23 ? titleOf(line) : null;
+    let t = c === 0x3d || c === 0x23 ? titleOf(line) : null;
+    // A two-line title stands where a block may start: after a blank line, a block, a title
+    // or the block's attribute lines, never inside a paragraph.
+    let underlined = false;
+    if (t === null && (afterBreak || attributesStart >= 0) && i + 1 < count) {
+      const level = underlinedLevel(text, s, e, starts[i + 1] as number, ends[i + 1] as number);
+      if (level > 0) {
+        t = { level, text: line.trim() };
+        underlined = true;
+      }
+    }
     if (t !== null && !discrete) {
       const title = t.text;
       const start = attributesStart >= 0 ? attributesStart : s;
       if (blocks.length === 0 || (blocks[blocks.length - 1] as number) < start) blocks.push(start);
-      titles.push({ level: t.level, text: title, idText: title, id: anchor, start, end: starts[i + 1] as number });
+      if (underlined) i++;
+      const named = anchoredTitle(title);
+      titles.push({ level: t.level, text: named.text, idText: named.text, id: anchor ?? named.id, start, end: starts[i + 1] as number });
+      afterBreak = true;
+    } else if (underlined) {
+      // A discrete heading: a block, its underline read with it (not a listing's delimiter).
+      if (attributesStart < 0) blocks.push(s);
+      i++;
       afterBreak = true;
     } else {
       if (afterBreak && attributesStart < 0) blocks.push(s);

@@ -65,3 +65,63 @@ t.test('spans include the attribute lines above; CRLF', async (t) => {
   // The preamble is named by its first line (docs/engine.md "Sections": a leading part's name).
     t.same(parts.map((p) => [p.slug, p.trail]), [['', ['Preamble.']], ['a', ['A']]]);
 });
+
+// Two-line titles (cache format 14). Asciidoctor 2.0 still reads them (Compliance
+// underline_style_section_titles, on by default; Parser.setext_section_title?): a line where
+// a block may start, then a line of one of = - ~ ^ + (levels 0 to 4) whose length is the
+// title's within one character; the title does not start with `.` and holds a letter or digit.
+t.test('two-line titles: levels by underline, length within one, where a block may start', async (t) => {
+  t.same(read('Doc Title\n=========\n\nLevel 1\n-------\n\nLevel 2\n~~~~~~~\n\nLevel 3\n^^^^^^^\n\nLevel 4\n+++++++\n'), [
+    [1, 'Doc Title', '_doc_title'],
+    [2, 'Level 1', '_level_1'],
+    [3, 'Level 2', '_level_2'],
+    [4, 'Level 3', '_level_3'],
+    [5, 'Level 4', '_level_4'],
+  ]);
+  t.same(read('Seven\n------\n').map((h) => h[1]), ['Seven'], 'one longer');
+  t.same(read('Seven\n----\n').map((h) => h[1]), ['Seven'], 'one shorter');
+  t.same(read('Sevenxx\n-----\n\n== Inside\n'), [], 'two shorter: the text, then a listing block that runs to the end');
+  t.same(read('Seven\n-------\n'), [], 'two longer: a paragraph and a listing block');
+  t.same(read('Title  \t\n-----  \n').map((h) => h[1]), ['Title'], 'trailing spaces and tabs are not counted');
+  t.same(read('.Block title\n------------\ncode\n------------\n\n== After\n').map((h) => h[1]), ['After'], 'a block title (leading `.`) is not a section');
+  t.same(read('----\n----\n\n== After\n').map((h) => h[1]), ['After'], 'no letter or digit: an empty listing block');
+  t.same(read('\u{1F600}\u{1F600}\n--\n'), [], 'emoji are not letters');
+  t.same(read('\u{1D400}\u{1D401}\n--\n').map((h) => h[0]), [2], 'astral letters count as one character each');
+  t.same(read(':toc: left\n----------\n'), [], 'an attribute entry is not a title');
+  t.same(read('Some text\nmore text\n---------\ncode\n---------\n\n== After\n').map((h) => h[1]), ['After'], 'inside a paragraph: a listing block');
+  t.same(read('[[custom]]\nNamed\n-----\n').map((h) => h[2]), ['custom'], 'attribute lines above give the id');
+  t.same(read('[discrete]\nFloating\n--------\nText.\n\nAfter\n-----\n').map((h) => h[1]), ['After'], 'a discrete two-line heading reads its underline with it');
+  t.same(read('====\nInside\n~~~~~~\n====\n\nAfter\n-----\n').map((h) => h[1]), ['After'], 'not inside a delimited block');
+  const doc = 'Intro\r\n\r\nNAME\r\n----\r\ngit-add - Add file contents\r\n';
+  const s = parseAsciidoc(doc);
+  t.same(s.headings.map((h) => [h.text, doc.slice(h.start, h.end)]), [['NAME', 'NAME\r\n----\r\n']], 'CRLF; the span holds both lines');
+});
+
+t.test('a real page written with two-line titles: git bisect\'s manual (bench/relevance/devset7)', async (t) => {
+  const page = join(import.meta.dirname, '..', '..', '..', 'bench', 'relevance', 'devset7', 'corpus', 'git', 'git-bisect.adoc');
+  const text = readFileSync(page, 'utf8');
+  const s = parseAsciidoc(text);
+  // `git-bisect(1)` over `=============`, `NAME` over `----` (a title, not a listing block
+  // that would hide every later title), subsections underlined with `~`.
+  t.same(s.headings.slice(0, 5).map((h) => [h.level, h.text, h.slug]), [
+    [1, 'git-bisect(1)', '_git_bisect1'],
+    [2, 'NAME', '_name'],
+    [2, 'SYNOPSIS', '_synopsis'],
+    [2, 'DESCRIPTION', '_description'],
+    [3, 'Basic bisect commands: start, bad, good', '_basic_bisect_commands_start_bad_good'],
+  ]);
+  t.ok(s.headings.some((h) => h.slug === '_bisect_run' && h.level === 3), 'Bisect run');
+  t.ok(s.headings.some((h) => h.slug === '_examples' && h.level === 2), 'EXAMPLES');
+  const parts = splitSections(text, s, { splitLevel: 2, minBytes: 256, maxBytes: 2048, mergeMaxBytes: 1024 });
+  t.equal(parts.map((p) => text.slice(p.start, p.end)).join(''), text, 'sections tile the page');
+});
+
+t.test('anchors in titles: a trailing one gives the id, inline ones are not text', async (t) => {
+  t.same(read('== Title [[custom]]\n'), [[2, 'Title', 'custom']]);
+  t.same(read('== Title [[custom, Reference text]]\n'), [[2, 'Title', 'custom']], 'with reference text');
+  t.same(read('OPTIONS[[OPTIONS]]\n------------------\n'), [[2, 'OPTIONS', '_options']], 'no space before it: an inline anchor, the id made from the rest');
+  t.same(read('== A [[x]] B [[y]]\n'), [[2, 'A B', 'y']], 'the one ending the title names it');
+  t.same(read('[[given]]\n== Title [[ignored]]\n').map((h) => h[2]), ['given'], 'an attribute line\'s id comes first');
+  t.same(read('== Title \\[[kept]]\n'), [[2, 'Title \\[[kept]]', '_title_kept']], 'escaped: text');
+  t.same(read('== Title [[1bad]]\n').map((h) => h[2]), ['_title_1bad'], 'an id must start with a letter, `_` or `:`');
+});

@@ -51,6 +51,8 @@ const PIECES = [
   '<dl>', '</dl>', '<dt id="a">', '<DT id=a~1>', '</dt>', '<dd>', '<a href="#a">¶</a>', '<a href="#a~1">', '</a>', '<div class="note">', '</div>',
   '.. class:: A', '.. method:: m()', '.. py:data:: X', '.. c:function:: int f(x)', '.. glossary::', '.. module:: m', '      ', '\\\n',
   '\n.. class:: A\n\n   .. method:: m()\n   .. method:: n()\n\n', '\n.. glossary::\n\n   term\n   other\n      def\n',
+  // AsciiDoc's two-line titles and title anchors.
+  'NAME\n----\n', '\nAb\n~~\n', '^^^^', '+++', ' [[x]]', ' [[x, Ref]]', ' \\[[x]]', '[[OPTIONS]]',
 ];
 
 t.test('random documents: structures sections.ts accepts, sections that tile', async (t) => {
@@ -108,6 +110,14 @@ const PATHOLOGICAL: Array<[string, string]> = [
   ['1 MB of references', fill('&amp;&#x41;&bogus')],
   ['1 MB of role lists, none main', fill('<p role="note x y z">')],
   ['1 MB of roles without a main', fill('role= a b c d ')],
+  // AsciiDoc's two-line titles and the anchors in titles (cache format 14).
+  ['a 1 MB two-line title', fill('a') + '\n' + fill('-')],
+  ['a 1 MB two-line title of astral letters', fill('\u{1D400}') + '\n' + fill('~', MB / 2)],
+  ['1 MB of text / underline pairs, every other length', fill('Ab\n---\n\nAbcdef\n--\n\n')],
+  ['a 1 MB title of " [[" anchors, none ending it', '== ' + fill(' [[a') + ' x]]\n'],
+  ['a 1 MB title of " [[a," anchors', '== ' + fill(' [[a,') + ']]\n'],
+  ['a 1 MB title of escaped anchors', '== ' + fill(' \\[[a') + ']]\n'],
+  ['a 1 MB two-line title of inline anchors', fill('[[a]]') + '\n' + fill('^')],
 ];
 
 t.test('pathological 1 MB inputs finish in linear time', async (t) => {

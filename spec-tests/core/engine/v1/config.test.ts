@@ -25,9 +25,9 @@ t.test('section rules with the cap are recorded, and read back', async (t) => {
   t.type(parseBuildConfig(oldMerge), 'string', 'rules without the merge limit are not this engine\'s');
 });
 
-t.test('format 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 12 caches: refused, with the advice to rebuild', async (t) => {
-  t.equal(FORMAT_VERSION, '13');
-  for (const version of ['2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']) {
+t.test('format 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 13 caches: refused, with the advice to rebuild', async (t) => {
+  t.equal(FORMAT_VERSION, '14');
+  for (const version of ['2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13']) {
     const reason = parseBuildConfig({ ...(buildConfig(OPTIONS) as Record<string, unknown>), version });
     t.type(reason, 'string');
     t.match(reason as string, new RegExp(`format ${version}.*rebuild it with build --force`), `format ${version}`);
