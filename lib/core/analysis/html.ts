@@ -11,7 +11,11 @@
 //   `complementary`, any element of class `navheader` or `navfooter` (DocBook XSL's
 //   navigation tables), and a `<header>` or `<footer>` that is the page's (not inside an
 //   `<article>`, `<section>` or `<main>`); hidden elements (a `hidden` attribute,
-//   `aria-hidden="true"`); comments, doctypes, processing instructions.
+//   `aria-hidden="true"`); comments, doctypes, processing instructions; GNU Texinfo's
+//   navigation: its Next / Previous / Up panels (`nav-panel`, or a `div.header` holding a
+//   `rel="next"`-like link), subsection lists (`mini-toc`, `section-toc`, `menu`), index
+//   tables and tables of contents (`SEC_Contents`, …).
+// - a page that redirects at once (`<meta http-equiv="refresh" content="0; url=…">`) has no text.
 // - when the page has a main region (`<main>`, or an element with `role="main"`, outside the
 //   dropped regions), only the text inside it is kept.
 // - tags are removed, character references decoded (HTML's named references, numeric ones);
@@ -66,12 +70,43 @@ const CHROME_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo', '
  */
 const CHROME_CLASSES = new Set(['navheader', 'navfooter']);
 /**
+ * Classes that mark a manual's navigation in GNU Texinfo's HTML: the Next / Previous / Up panel
+ * above every node (`nav-panel`, Texinfo 7) and the list of a node's subsections (`mini-toc`,
+ * Texinfo 7; `section-toc`, 6.8; `menu`, a table in earlier versions and in 7). Texinfo 6's
+ * panel, `<div class="header">`, is recognised by its links (headerIsNavigation).
+ */
+const TEXINFO_NAV_CLASSES = new Set(['nav-panel', 'mini-toc', 'section-toc', 'menu']);
+/** A cheap test before reading the class and id attributes for Texinfo's navigation. */
+const MAY_BE_TEXINFO_NAV = /nav-panel|toc|menu|index|SEC_/;
+/** Texinfo's index tables: `index-cp`, `index-fn`, … (6.x), `cp-entries-printindex`, … (7). */
+const TEXINFO_INDEX_CLASS = /^(?:index-[a-z]{2}|[a-z]{2}-entries-printindex)$/;
+/** Texinfo's tables of contents, by the id of the element holding each. */
+const TEXINFO_CONTENTS_IDS = new Set(['SEC_Contents', 'SEC_Overview', 'SEC_Shortcontents']);
+/** A link to the next, previous or enclosing page (HTML's link types): a navigation link. */
+const NAV_REL = /\brel\s*=\s*["']?\s*(?:next|prev|previous|up)\b/gi;
+/** Where a `<div>` closes (the first that does, nesting aside). */
+const DIV_CLOSE = /<\/div[\s>]/gi;
+/**
+ * A `<meta http-equiv="refresh">` content that leaves the page at once for another: a delay of
+ * 0 and a URL (`0; url=page.html#node`, `0;URL='x'`, `0, x`).
+ */
+const IMMEDIATE_REDIRECT = /^\s*0*(?:\.0*)?\s*[;,]\s*(?:url\s*=\s*)?\S/i;
+/**
  * DocBook XSL's admonitions, `<div class="note">` and the like, title themselves with a heading
  * element (`<h3 class="title">Note</h3>`): a heading inside one is no section title, or every
  * note would start a section named "Note" holding the rest of the section it sits in.
  */
 const ADMONITION_CLASSES = new Set(['note', 'tip', 'warning', 'caution', 'important']);
 const MAY_BE_ADMONITION = /note|tip|warning|caution|important/;
+
+/** Whether a `<meta>` tag sends the reader to another page at once (IMMEDIATE_REDIRECT). */
+function isImmediateRedirect(tag: Tag): boolean {
+  if (!/refresh/i.test(tag.attrs)) return false;
+  const equiv = attribute(tag.attrs, 'http-equiv');
+  if (equiv === null || equiv.trim().toLowerCase() !== 'refresh') return false;
+  const content = attribute(tag.attrs, 'content');
+  return content !== null && IMMEDIATE_REDIRECT.test(content);
+}
 
 /** Whether an attribute's value (null: absent) lists a space-separated token that passes `test`. */
 function hasToken(value: string | null, test: (token: string) => boolean): boolean {
@@ -184,6 +219,11 @@ function drops(tag: Tag, sectioning: number, inMain: boolean): boolean {
   if (hasToken(attribute(tag.attrs, 'role'), (r) => CHROME_ROLES.has(r.toLowerCase()))) return true;
   if (attribute(tag.attrs, 'hidden') !== null) return true;
   if (tag.attrs.includes('nav') && hasToken(attribute(tag.attrs, 'class'), (c) => CHROME_CLASSES.has(c))) return true;
+  if (MAY_BE_TEXINFO_NAV.test(tag.attrs)) {
+    if (hasToken(attribute(tag.attrs, 'class'), (c) => TEXINFO_NAV_CLASSES.has(c) || TEXINFO_INDEX_CLASS.test(c))) return true;
+    const id = attribute(tag.attrs, 'id');
+    if (id !== null && TEXINFO_CONTENTS_IDS.has(id.trim())) return true;
+  }
   const ariaHidden = attribute(tag.attrs, 'aria-hidden');
   return ariaHidden !== null && ariaHidden.trim().toLowerCase() === 'true';
 }
@@ -263,6 +303,11 @@ class Reader {
   private mark: { pieces: number; length: number; trailing: number; blocks: number; ranges: number; gap: string; marker: string; need: number; blockNext: boolean } | null = null;
   /** Inside a DocBook admonition (isAdmonition): its headings are paragraphs. */
   private inAdmonition = false;
+  /** A `<meta http-equiv="refresh">` sends the reader to another page at once: the page has no text. */
+  redirect = false;
+  /** The next navigation link (NAV_REL) and `</div` at or after where each was last looked for (-1: none). */
+  private navRelAt = -2;
+  private divCloseAt = -2;
 
   constructor(
     private readonly src: string,
@@ -316,6 +361,7 @@ class Reader {
       }
       i = tag.end;
       const name = tag.name;
+      if (name === 'meta' && !tag.closing && isImmediateRedirect(tag)) this.redirect = true;
       if (!tag.closing && RAW.has(name)) {
         i = pastClosingTag(text, name, tag.end);
         continue;
@@ -342,7 +388,11 @@ class Reader {
           dropName = 'head';
           continue;
         }
-        if (!VOID.has(name) && drops(tag, sectioning, mainName !== null) && !((name === 'svg' || name === 'math') && tag.attrs.endsWith('/'))) {
+        if (
+          !VOID.has(name) &&
+          (drops(tag, sectioning, mainName !== null) || (name === 'div' && this.headerIsNavigation(tag))) &&
+          !((name === 'svg' || name === 'math') && tag.attrs.endsWith('/'))
+        ) {
           dropName = name;
           dropDepth = 1;
           continue;
@@ -368,6 +418,26 @@ class Reader {
     }
     if (!this.detect) this.finish();
     return false;
+  }
+
+  /**
+   * Whether a `<div class="header">` is Texinfo 6's navigation panel: a link to the next,
+   * previous or enclosing node (`rel="next"`, …) before the first `</div>` after it (Doxygen's
+   * `div.header` holds the page's title and is kept). Each search goes on from where the last
+   * stopped, so a page of a million such divs is read once.
+   */
+  private headerIsNavigation(tag: Tag): boolean {
+    if (!tag.attrs.includes('header') || !hasToken(attribute(tag.attrs, 'class'), (c) => c === 'header')) return false;
+    const from = tag.end;
+    const next = (re: RegExp, at: number): number => {
+      if (at >= from || at === -1) return at;
+      re.lastIndex = from;
+      const m = re.exec(this.src);
+      return m === null ? -1 : m.index;
+    };
+    this.navRelAt = next(NAV_REL, this.navRelAt);
+    this.divCloseAt = next(DIV_CLOSE, this.divCloseAt);
+    return this.navRelAt >= 0 && (this.divCloseAt < 0 || this.navRelAt < this.divCloseAt);
   }
 
   /** Text between tags (raw: references not yet decoded). */
@@ -708,6 +778,9 @@ export function parseHtml(source: string, options: HtmlOptions = {}): HtmlStruct
   const mainOnly = MAY_HAVE_MAIN.test(source) && new Reader(source, false, true).run();
   const reader = new Reader(source, mainOnly, false);
   reader.run();
+  // A page that sends the reader on at once (Texinfo writes one for every node that lives
+  // inside another page) shows nothing of its own: no text, no units.
+  if (reader.redirect) return { frontMatter: null, headings: [], blocks: [], text: '' };
   // Joined once from its pieces: a flat string already (analysis/flat-string.ts).
   const read = withoutNavigationLines(reader.result(), reader.titles, reader.blocks, reader.linkRanges);
   const slugger = new Slugger();

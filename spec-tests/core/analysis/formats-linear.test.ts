@@ -53,6 +53,9 @@ const PIECES = [
   '\n.. class:: A\n\n   .. method:: m()\n   .. method:: n()\n\n', '\n.. glossary::\n\n   term\n   other\n      def\n',
   // AsciiDoc's two-line titles and title anchors.
   'NAME\n----\n', '\nAb\n~~\n', '^^^^', '+++', ' [[x]]', ' [[x, Ref]]', ' \\[[x]]', '[[OPTIONS]]',
+  // Texinfo's navigation and redirecting pages.
+  '<div class="header">', '<div class="nav-panel">', '<a rel="next" href="n">', '<ul class="mini-toc">', '<table class="index-cp">',
+  '<meta http-equiv="refresh" content="0; url=x">',
 ];
 
 t.test('random documents: structures sections.ts accepts, sections that tile', async (t) => {
@@ -118,6 +121,12 @@ const PATHOLOGICAL: Array<[string, string]> = [
   ['a 1 MB title of " [[a," anchors', '== ' + fill(' [[a,') + ']]\n'],
   ['a 1 MB title of escaped anchors', '== ' + fill(' \\[[a') + ']]\n'],
   ['a 1 MB two-line title of inline anchors', fill('[[a]]') + '\n' + fill('^')],
+  // Texinfo's navigation (cache format 14): each `<div class="header">` looks ahead for a
+  // navigation link before its `</div>`, from where the last look stopped.
+  ['1 MB of <div class="header"> never closed, one navigation link at the end', fill('<div class="header">x', MB - 40) + '<a rel="next" href="n">n</a>'],
+  ['1 MB of <div class="header"> each closed, no navigation link', fill('<div class="header">x</div>')],
+  ['1 MB of navigation panels', fill('<div class="header"><a rel="next" href="n">n</a></div><p>t</p>')],
+  ['1 MB of refresh tags', fill('<meta http-equiv="refresh" content="5; url=x">')],
 ];
 
 t.test('pathological 1 MB inputs finish in linear time', async (t) => {

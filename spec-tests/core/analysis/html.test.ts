@@ -297,3 +297,69 @@ t.test('engine.md "Sources": a definition term without a link to itself stays a 
   t.same(read(many), []);
   t.equal(htmlText(many), `${'x\n'.repeat(5000)}\n¶\n`);
 });
+
+// GNU Texinfo's HTML (cache format 14): every node of a manual is a page (or a part of one)
+// with a navigation panel above it, a list of its subsections below its introduction, and a
+// redirecting page for each node that lives inside another page. docs/engine.md "Sources".
+const TEXINFO_6_NODE = [
+  '<html><head><title>Reversed Patches</title></head><body lang="en">',
+  '<div class="subsection" id="Reversed-Patches">',
+  '<div class="header">',
+  '<p>',
+  'Next: <a href="#Inexact" accesskey="n" rel="next">Helping <code>patch</code> Find Inexact Matches</a>, Previous: <a href="#Changed-White-Space" accesskey="p" rel="prev">Changed White Space</a>, Up: <a href="#Imperfect" accesskey="u" rel="up">Applying Imperfect Patches</a> &nbsp; [<a href="index.html#SEC_Contents" rel="contents">Contents</a>][<a href="Index.html" rel="index">Index</a>]</p>',
+  '</div>',
+  '<span id="Applying-Reversed-Patches"></span><h4 class="subsection">10.3.2 Applying Reversed Patches</h4>',
+  '<p>To apply such patches, give <code>patch</code> the <samp>--reverse</samp> option.</p>',
+  '<ul class="section-toc">',
+  '<li><a href="#Sub" accesskey="1">A subsection</a></li>',
+  '</ul>',
+  '<hr>',
+  '</div>',
+  '</body></html>',
+].join('\n');
+
+t.test("engine.md \"Sources\": Texinfo 6's navigation panel and subsection list are dropped; a node's heading takes the node's id", async (t) => {
+  const s = parseHtml(TEXINFO_6_NODE);
+  t.same(s.headings.map((h) => [h.level, h.text, h.slug]), [[4, '10.3.2 Applying Reversed Patches', 'Reversed-Patches']], "the node's id, which Texinfo's own links use");
+  t.notMatch(s.text, /Next:|Previous:|Up:|Contents|A subsection/, 'no panel, no subsection list');
+  t.equal(s.text, '#### 10.3.2 Applying Reversed Patches\n\nTo apply such patches, give `patch` the `--reverse` option.\n');
+});
+
+t.test('engine.md "Sources": Texinfo 7\'s panel, mini-toc and menu, index tables and tables of contents are dropped', async (t) => {
+  const doc = [
+    '<body><div class="section-level-extent" id="Node">',
+    '<div class="nav-panel"><p>Next: <a href="#n" accesskey="n" rel="next">Next node</a></p></div>',
+    '<h3 class="section" id="Node-1"><span>2.1 Node<a class="copiable-link" href="#Node-1"> &para;</a></span></h3>',
+    '<p>Body text.</p>',
+    '<ul class="mini-toc"><li><a href="#a">Mini entry</a></li></ul>',
+    '<table class="menu"><tr><td><a href="#b">Menu entry</a></td></tr></table>',
+    '<table class="index-cp"><tr><td><a href="#c">Index entry six</a></td></tr></table>',
+    '<table class="cp-entries-printindex"><tr><td><a href="#d">Index entry seven</a></td></tr></table>',
+    '<div class="Contents_element" id="SEC_Contents"><h2 class="contents-heading">Table of Contents</h2><ul><li>Toc entry</li></ul></div>',
+    '</div></body>',
+  ].join('\n');
+  const s = parseHtml(doc);
+  t.same(s.headings.map((h) => [h.text, h.slug]), [['2.1 Node', 'Node-1']]);
+  t.equal(s.text, '### 2.1 Node\n\nBody text.\n');
+});
+
+t.test('engine.md "Sources": a <div class="header"> without a link to a next, previous or enclosing page is kept (Doxygen titles pages in one)', async (t) => {
+  const doc = '<body><div class="header"><div class="headertitle"><div class="title">Foo Class Reference</div></div></div><div class="contents"><p>Text.</p></div></body>';
+  t.match(htmlText(doc), /Foo Class Reference/);
+  const later = '<body><div class="header">Title</div><p>See <a href="x.html" rel="next">the next page</a>.</p></body>';
+  t.match(htmlText(later), /Title/, 'a navigation link after the header closed does not drop it');
+  t.match(htmlText(later), /the next page/);
+});
+
+t.test('engine.md "Sources": a page that redirects at once (meta refresh, delay 0, a URL) has no text', async (t) => {
+  const stub = (content: string): string =>
+    `<html><head><title>Reversed Patches</title><meta http-equiv="Refresh" content="${content}"></head><body><p>The node you are looking for is at <a href="Merging-with-patch.html#Reversed-Patches">Reversed Patches</a>.</p></body></html>`;
+  for (const content of ['0; url=Merging-with-patch.html#Reversed-Patches', '0;URL=\'x.html\'', '0, x.html', ' 0.0 ; url = x.html']) {
+    const s = parseHtml(stub(content));
+    t.same([s.text, s.headings, s.blocks], ['', [], []], `content="${content}"`);
+  }
+  for (const content of ['5; url=x.html', '0', '0;', '10']) {
+    t.match(htmlText(stub(content)), /The node you are looking for/, `content="${content}": kept`);
+  }
+  t.match(htmlText('<meta name="refresh" content="0; url=x.html"><p>Kept.</p>'), /Kept/, 'not http-equiv');
+});
