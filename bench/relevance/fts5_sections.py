@@ -90,6 +90,13 @@ def split_sections(text):
 ADORNMENT = re.compile(r'^([!-/:-@\[-`{-~])\1* *$')
 
 
+def cut_at(lines, starts):
+    """The lines cut before each of `starts` (line numbers, ascending), blank sections left out."""
+    cuts = [0] + [s for s in starts if s > 0] + [len(lines)]
+    sections = [''.join(lines[a:b]) for a, b in zip(cuts, cuts[1:])]
+    return [s for s in sections if s.strip() != '']
+
+
 def rst_sections(text):
     """reStructuredText sections: split before every (simply found) section title."""
     lines = text.splitlines(keepends=True)
@@ -108,9 +115,7 @@ def rst_sections(text):
                 i += 2
                 continue
         i += 1
-    cuts = [0] + [s for s in starts if s > 0] + [len(lines)]
-    sections = [''.join(lines[a:b]) for a, b in zip(cuts, cuts[1:])]
-    return [s for s in sections if s.strip() != '']
+    return cut_at(lines, starts)
 
 
 ADOC_TITLE = re.compile(r'^(?:={1,6}|#{1,6})[ \t]+\S')
@@ -132,9 +137,7 @@ def asciidoc_sections(text):
             i += 2
             continue
         i += 1
-    cuts = [0] + [s for s in starts if s > 0] + [len(lines)]
-    sections = [''.join(lines[a:b]) for a, b in zip(cuts, cuts[1:])]
-    return [s for s in sections if s.strip() != '']
+    return cut_at(lines, starts)
 
 
 RAW_ELEMENTS = re.compile(r'<(script|style|title|template|textarea)\b.*?</\1\s*>', re.I | re.S)
