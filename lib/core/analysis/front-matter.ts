@@ -1,7 +1,8 @@
 // Front matter: a YAML block fenced by `---` (closed by `---` or `...`) or a TOML block
-// fenced by `+++`, recognised only on the very first line of a document (after a byte
-// order mark, if any), and the top-level `title` it declares. An unclosed block is not
-// front matter. The title is read by a small scanner, not a YAML library: one key, no
+// fenced by `+++`, opening on the first line of a document that is not blank (after a byte
+// order mark, if any: Astro and Nuxt Content read front matter after blank lines, as a page
+// that starts with an empty line shows), and the top-level `title` it declares. An unclosed
+// block is not front matter. The title is read by a small scanner, not a YAML library: one key, no
 // document model, a few microseconds per file.
 
 import { CR, isSpaceOrTab, LF } from './markdown-chars.js';
@@ -38,9 +39,16 @@ function isFence(text: string, line: Line, fence: string): boolean {
   return true;
 }
 
-/** The front matter at the start of `text` (content starting at `from`, past a BOM), or null. */
+/** Whether the line holds nothing but spaces and tabs. */
+function isBlank(text: string, line: Line): boolean {
+  for (let i = line.start; i < line.end; i++) if (!isSpaceOrTab(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** The front matter at the start of `text` (content starting at `from`, past a BOM; blank lines before it skipped), or null. */
 export function parseFrontMatter(text: string, from: number): FrontMatter | null {
-  const first = lineAt(text, from);
+  let first = lineAt(text, from);
+  while (first.next > first.start && first.next < text.length && isBlank(text, first)) first = lineAt(text, first.next);
   let closers: readonly string[];
   let toml: boolean;
   if (isFence(text, first, '---')) {

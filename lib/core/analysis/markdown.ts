@@ -8,7 +8,10 @@
 //   alt kept, raw HTML dropped, escapes and character references decoded.
 // - Slugs come from github-slugger, one slugger per document, fed every heading in document
 //   order with the text GitHub anchors (image alt excluded), so duplicates get -1, -2.
-// - MDX goes through the same parser: import/export lines and JSX are just text.
+// - MDX goes through the same parser: JSX is just text. The `import` / `export` statements
+//   that open a page (after its front matter; leadingStatementsEnd) are not its body, as
+//   front matter is not: MDX compiles them away, and Docusaurus reads `.md` files as MDX.
+//   Any later one is text.
 // - With `headingIds` (engine v1 turns it on), a heading ending in `{#id}`, `{ #id }` or MDX
 //   `{/*id*/}` has that id as its slug, and the braces are not part of its text
 //   (docs/engine.md "Units that fit"); slugs stay unique within the document.
@@ -42,6 +45,11 @@ export interface Heading {
 
 export interface MarkdownStructure {
   readonly frontMatter: FrontMatter | null;
+  /**
+   * Where the body starts: past the front matter and the import/export statements that open
+   * an MDX page (absent: at the front matter's end, or 0). No section holds what is before.
+   */
+  readonly bodyStart?: number;
   readonly headings: readonly Heading[];
   /** UTF-16 offsets where top-level blocks (and items of top-level lists) start, ascending. */
   readonly blocks: readonly number[];
@@ -107,13 +115,78 @@ function headingId(content: string): { content: string; id: string } | null {
 
 const NO_DEFINITIONS: ReadonlySet<string> = new Set();
 
+/** Where the body of a document of this structure starts (MarkdownStructure.bodyStart). */
+export function bodyStartOf(structure: MarkdownStructure): number {
+  return structure.bodyStart ?? structure.frontMatter?.end ?? 0;
+}
+
+// The first line of an MDX import or export statement, shaped as JavaScript, at column 0:
+// `import x from 'y'`, `import { a, b } from "y"`, `import 'y'`, `import {` (its names on the
+// lines below), `export const …`, `export default …`, `export { … }`. Prose that starts with
+// the word (`import the data first`) is not a statement: an import must name its module
+// (a quote, or `from` and a quote, within its block).
+const IMPORT_LINE = /^import[ \t]+(?:["']|[\p{L}\p{N}_$*{])/u;
+const EXPORT_LINE = /^export[ \t]+(?:(?:const|let|var|function|async|class|default|type|interface|enum)[ \t\n{(*]|[{*])/;
+const MODULE_NAMED = /(?:^import[ \t]+["']|\bfrom[ \t]*["'])/;
+
+/** [start, end, next) of the line at `pos`. */
+function lineSpan(text: string, pos: number): { end: number; next: number } {
+  let end = pos;
+  while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
+  const next = end >= text.length ? end : text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
+  return { end, next };
+}
+
+function blankSpan(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/**
+ * Past the import / export statements that open a page at `pos` (blank lines between them
+ * skipped): each is a block of lines from a line IMPORT_LINE or EXPORT_LINE matches up to a
+ * blank line or the end, as MDX reads them (an import must name its module). `pos` itself
+ * when none opens it; else just past the last statement's last line, its line ending included.
+ */
+export function leadingStatementsEnd(text: string, pos: number): number {
+  let end = pos;
+  let at = pos;
+  while (at < text.length) {
+    let line = lineSpan(text, at);
+    if (blankSpan(text, at, line.end)) {
+      at = line.next;
+      continue;
+    }
+    const first = text.slice(at, line.end);
+    const isImport = IMPORT_LINE.test(first);
+    if (!isImport && !EXPORT_LINE.test(first + '\n')) break;
+    // The block: this line and those after it up to a blank line.
+    const blockStart = at;
+    let blockEnd = line.next;
+    while (blockEnd < text.length) {
+      line = lineSpan(text, blockEnd);
+      if (blankSpan(text, blockEnd, line.end)) break;
+      blockEnd = line.next;
+    }
+    if (isImport && !MODULE_NAMED.test(text.slice(blockStart, blockEnd))) break;
+    end = blockEnd;
+    at = blockEnd;
+  }
+  return end;
+}
+
 export function parseMarkdown(text: string, options: MarkdownOptions = {}): MarkdownStructure {
   if (typeof text !== 'string') throw new TypeError('parseMarkdown: text must be a string');
   // A byte order mark is not content (CommonMark implementations drop it).
   const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const frontMatter = parseFrontMatter(text, from);
-  const lineFrom = frontMatter === null ? 0 : frontMatter.end;
-  const scan = scanBlocks(text, lineFrom, frontMatter === null ? from : lineFrom);
+  const afterFrontMatter = frontMatter === null ? from : frontMatter.end;
+  const statementsEnd = leadingStatementsEnd(text, afterFrontMatter);
+  const lineFrom = statementsEnd !== afterFrontMatter ? statementsEnd : frontMatter === null ? 0 : frontMatter.end;
+  const scan = scanBlocks(text, lineFrom, frontMatter === null && statementsEnd === afterFrontMatter ? from : lineFrom);
   // Definitions only matter to headings that could hold a reference link.
   const definitions = scan.headings.some((h) => h.content.includes(']')) ? scan.definitionLabels() : NO_DEFINITIONS;
   // GitHub numbers duplicate anchors over every heading, nested ones included.
@@ -145,5 +218,5 @@ export function parseMarkdown(text: string, options: MarkdownOptions = {}): Mark
     taken.add(slug);
     if (raw.topLevel) headings.push({ level: raw.level, text: headingText, slug, start: raw.start, end: raw.end });
   }
-  return { frontMatter, headings, blocks: scan.blockStarts };
+  return statementsEnd === afterFrontMatter ? { frontMatter, headings, blocks: scan.blockStarts } : { frontMatter, bodyStart: statementsEnd, headings, blocks: scan.blockStarts };
 }

@@ -24,7 +24,7 @@
 //   matter back (the whole text when there is none).
 
 import { ContextError } from '../../errors.js';
-import type { Heading, MarkdownStructure } from './markdown.js';
+import { bodyStartOf, type Heading, type MarkdownStructure } from './markdown.js';
 import { leadingName } from './section-name.js';
 import { slugOf } from './slugger.js';
 
@@ -123,7 +123,7 @@ function checkOptions(options: SectionOptions): void {
 }
 
 function checkStructure(text: string, structure: MarkdownStructure): void {
-  const bodyStart = structure.frontMatter?.end ?? 0;
+  const bodyStart = bodyStartOf(structure);
   if (!(Number.isSafeInteger(bodyStart) && bodyStart >= 0 && bodyStart <= text.length)) {
     throw new ContextError('internal_error', 'splitSections: the structure does not belong to this text');
   }
@@ -307,7 +307,7 @@ export function splitSections(text: string, structure: MarkdownStructure, option
 
   // Top parts: a leading part (if any text precedes the first split heading), then one part
   // per split heading. They tile the body: front matter is no section's content.
-  const bodyStart = structure.frontMatter?.end ?? 0;
+  const bodyStart = bodyStartOf(structure);
   const leadingPart = (end: number): Part => {
     const name = leadingName(text, bodyStart, structure.frontMatter?.title ?? null, headings);
     return { ...part(bodyStart, end, '', name === null ? [] : [name], -1), leading: true };

@@ -1,6 +1,7 @@
 // Front matter (lib/core/analysis/front-matter.ts, through parseMarkdown): YAML fenced by
 // `---` and closed by `---` or `...` (the Jekyll / YAML document markers), TOML fenced by
-// `+++` (Hugo), only on the very first line; `title` read from its top level (issue 9's
+// `+++` (Hugo), on the first line that is not blank (Astro and Nuxt Content skip blank
+// lines before it); `title` read from its top level (issue 9's
 // measured "front-matter title" field; docs/engine.md "Markdown structure and sections").
 
 import t from 'tap';
@@ -26,10 +27,19 @@ t.test('headings inside front matter are not headings', async (t) => {
   t.same(parseMarkdown(doc).headings.map((h) => h.text), ['Real']);
 });
 
-t.test('front matter only on the very first line, and only when closed', async (t) => {
-  const late = '\n---\ntitle: x\n---\n';
-  t.equal(fm(late), null, 'not at line 1: no front matter');
-  t.same(parseMarkdown(late).headings.map((h) => [h.level, h.text]), [[2, 'title: x']], 'CommonMark reads it: hr, then a setext heading');
+t.test('front matter on the first line that is not blank, and only when closed', async (t) => {
+  // docs/engine.md "What is a heading": blank lines (spaces and tabs only) before the fence
+  // are skipped, as Astro's and Nuxt Content's readers skip them (a page that starts with
+  // an empty line renders its front matter as front matter there).
+  const late = '\n---\ntitle: x\n---\n# Body\n';
+  t.same(fm(late), { end: 18, title: 'x' }, 'after a blank line: front matter');
+  t.same(parseMarkdown(late).headings.map((h) => [h.level, h.text]), [[1, 'Body']], 'not an hr and a setext heading');
+  t.same(fm(' \t\r\n\n+++\ntitle = "T"\n+++\n'), { end: 25, title: 'T' }, 'blank lines with spaces, TOML too');
+  t.same(fm('\ufeff\n---\ntitle: x\n---\n'), { end: 19, title: 'x' }, 'a byte order mark, then a blank line');
+  const text = 'Intro\n---\ntitle: x\n---\n';
+  t.equal(fm(text), null, 'a line of text first: no front matter');
+  t.same(parseMarkdown(text).headings.map((h) => [h.level, h.text]), [[2, 'Intro'], [2, 'title: x']], 'CommonMark reads setext headings');
+  t.equal(fm('\n\n'), null, 'blank lines alone');
   const open = '---\ntitle: x\n\n# Heading\n';
   t.equal(fm(open), null, 'unclosed: no front matter');
   t.same(parseMarkdown(open).headings.map((h) => h.text), ['Heading'], 'the --- is a thematic break');

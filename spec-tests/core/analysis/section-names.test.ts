@@ -6,7 +6,7 @@
 
 import t from 'tap';
 import fc from 'fast-check';
-import { parseMarkdown } from '../../../lib/core/analysis/markdown.js';
+import { bodyStartOf, parseMarkdown } from '../../../lib/core/analysis/markdown.js';
 import { splitSections, type Section, type SectionOptions } from '../../../lib/core/analysis/sections.js';
 import { leadingName, NAME_MAX } from '../../../lib/core/analysis/section-name.js';
 
@@ -119,7 +119,10 @@ t.test('property: units tile the body, ids are unique, a leading part is named b
       checked++;
       const structure = parseMarkdown(text, { headingIds: true });
       const sections = splitSections(text, structure, o);
-      const bodyStart = structure.frontMatter?.end ?? 0;
+      // The body: past the front matter and any import statements opening the page (format 15).
+      const bodyStart = bodyStartOf(structure);
+      const skipped = text.slice(structure.frontMatter?.end ?? 0, bodyStart);
+      if (skipped !== '' && !/^(?:[ \t]*\r?\n)*import a from "b"/.test(skipped)) throw new Error(`skipped more than statements: ${JSON.stringify(skipped)}`);
       if (sections[0]?.start !== bodyStart) throw new Error('does not start at the body');
       if (sections.map((s) => text.slice(s.start, s.end)).join('') !== text.slice(bodyStart)) throw new Error('does not tile the body');
       if (new Set(sections.map((s) => s.slug)).size !== sections.length) throw new Error(`ids not unique: ${sections.map((s) => s.slug).join(' ')}`);

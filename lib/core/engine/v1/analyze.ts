@@ -10,6 +10,7 @@
 
 import { formatOfPath, readDocumentAs } from '../../analysis/document.js';
 import { splitSections } from '../../analysis/sections.js';
+import { bodyStartOf } from '../../analysis/markdown.js';
 import { WordSpans, type TermCounter, type UnitTerms } from '../../analysis/term-counter.js';
 import { countWords } from '../../analysis/text.js';
 import type { TokenCounter } from '../../tokens/count.js';
@@ -64,7 +65,7 @@ export function analyzeDocument(
   const format = formatOfPath(path);
   // The document's text: its source, or an HTML page's visible text (docs/engine.md "Sources").
   const { text, structure } = readDocumentAs(format, source, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
-  const bodyStart = structure.frontMatter?.end ?? 0;
+  const bodyStart = bodyStartOf(structure);
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
   const titleTerms = title === null ? [] : counter.termIdsOf(title);
