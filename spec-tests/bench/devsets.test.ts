@@ -1,5 +1,5 @@
 // Checks that the relevance dev sets with passages (bench/relevance/devset2, devset3,
-// devset4, devset5, devset6 and devset7) are well-formed, as the issues that asked for them say: devset2 "at least 60
+// devset4, devset5, devset6, devset7 and devset8) are well-formed, as the issues that asked for them say: devset2 "at least 60
 // questions written with their answering page *and passage*", over "at least three doc sets";
 // devset3 at least 48 more over three other doc sets; devset4 (issue 46, "relevance holds
 // across formats") one reStructuredText set and one HTML set. And that their READMEs' statement holds:
@@ -41,6 +41,7 @@ const DEV_SETS: readonly DevSet[] = [
   { name: 'devset5', minQuestions: 30, minSets: 3, minPerSet: 8, extensions: ['.md'] },
   { name: 'devset6', minQuestions: 20, minSets: 1, minPerSet: 20, extensions: ['.html'] },
   { name: 'devset7', minQuestions: 20, minSets: 1, minPerSet: 20, extensions: ['.adoc'] },
+  { name: 'devset8', minQuestions: 20, minSets: 1, minPerSet: 20, extensions: ['.md'] },
 ];
 
 const KEYS = ['also', 'page', 'passage', 'qid', 'query', 'set'];
