@@ -10,7 +10,9 @@
 //    own manual as Sphinx 5.3 built it, HTML pages whose configuration values, options and
 //    API are definition terms; bench/relevance/devset7: 24 questions over git's manual pages
 //    as AsciiDoc, written with two-line titles; bench/relevance/devset8: 24 questions over
-//    Rust by Example, an mdBook with its table of contents (SUMMARY.md); each question with its answering page and a
+//    Rust by Example, an mdBook with its table of contents (SUMMARY.md); bench/relevance/devset9:
+//    48 questions over Vitest's VitePress docs and SQLModel's mkdocs docs (FastAPI's style);
+//    each question with its answering page and a
 //    verbatim passage). Each question is asked as a user asks it,
 //    `context resolve --cache C --query Q --budget B` with no other flag (B = 1000 and 2000),
 //    through the very CLI code `bin/context` runs (its bundle, in this process, so the bytes
@@ -82,7 +84,7 @@ const only = flag('--only');
 const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
 /** Folders given with --devset, by the name the tables show (the folder's own name). */
 const OWN_DEVSETS = new Map(args.flatMap((a, i) => (a === '--devset' && args[i + 1] !== undefined ? [[basename(resolve(args[i + 1])), resolve(args[i + 1])]] : [])));
-const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5', 'devset6', 'devset7', 'devset8'];
+const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5', 'devset6', 'devset7', 'devset8', 'devset9'];
 /** The Markdown dev sets, added up in the side-by-side table's `md 2+3` rows (devset4's own `all` rows stand beside them). */
 const MARKDOWN_DEVSETS = OWN_DEVSETS.size > 0 ? [] : ['devset2', 'devset3'];
 /** A dev set's folder: bench/relevance/NAME, or the folder given with --devset. */
@@ -181,7 +183,7 @@ const norm = (s) => s.replace(/\s+/gu, ' ').trim();
  */
 const fileOf = (doc) => String(doc.id).split('#')[0].toLowerCase();
 
-// ---------------------------------------------------------------- 1. answers (devset2 … devset8)
+// ---------------------------------------------------------------- 1. answers (devset2 … devset9)
 
 const FTS5 = 'fts5';
 /** The default build's answers printed with `--format markdown` (rows of the full table, not of the side by side). */
