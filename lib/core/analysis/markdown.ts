@@ -9,9 +9,10 @@
 // - Slugs come from github-slugger, one slugger per document, fed every heading in document
 //   order with the text GitHub anchors (image alt excluded), so duplicates get -1, -2.
 // - MDX goes through the same parser: JSX is just text. The `import` / `export` statements
-//   that open a page (after its front matter; leadingStatementsEnd) are not its body, as
-//   front matter is not: MDX compiles them away, and Docusaurus reads `.md` files as MDX.
-//   Any later one is text.
+//   and `<script>` / `<style>` blocks that open a page (after its front matter;
+//   leadingStatementsEnd) are not its body, as front matter is not: MDX compiles the
+//   statements away (Docusaurus reads `.md` files as MDX), VitePress hoists a page's
+//   `<script setup>`, and no renderer shows either. Any later one is text.
 // - With `headingIds` (engine v1 turns it on), a heading ending in `{#id}`, `{ #id }` or MDX
 //   `{/*id*/}` has that id as its slug, and the braces are not part of its text
 //   (docs/engine.md "Units that fit"); slugs stay unique within the document.
@@ -128,6 +129,12 @@ export function bodyStartOf(structure: MarkdownStructure): number {
 const IMPORT_LINE = /^import[ \t]+(?:["']|[\p{L}\p{N}_$*{])/u;
 const EXPORT_LINE = /^export[ \t]+(?:(?:const|let|var|function|async|class|default|type|interface|enum)[ \t\n{(*]|[{*])/;
 const MODULE_NAMED = /(?:^import[ \t]+["']|\bfrom[ \t]*["'])/;
+// A `<script>` or `<style>` element opening a page, as VitePress pages open with
+// `<script setup>` (hoisted into the page's Vue component) and as any Markdown renderer
+// shows nothing of it: CommonMark's HTML block of type 1 (up to 3 spaces of indent), which
+// ends at the first line holding `</script>`, `</style>`, `</pre>` or `</textarea>`.
+const HIDDEN_BLOCK = /^ {0,3}<(?:script|style)(?:[ \t>]|$)/i;
+const HIDDEN_END = /<\/(?:script|style|pre|textarea)>/gi;
 
 /** [start, end, next) of the line at `pos`. */
 function lineSpan(text: string, pos: number): { end: number; next: number } {
@@ -146,10 +153,12 @@ function blankSpan(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Past the import / export statements that open a page at `pos` (blank lines between them
- * skipped): each is a block of lines from a line IMPORT_LINE or EXPORT_LINE matches up to a
- * blank line or the end, as MDX reads them (an import must name its module). `pos` itself
- * when none opens it; else just past the last statement's last line, its line ending included.
+ * Past the import / export statements and the `<script>` / `<style>` blocks that open a page
+ * at `pos` (blank lines between them skipped): a statement is a block of lines from a line
+ * IMPORT_LINE or EXPORT_LINE matches up to a blank line or the end, as MDX reads them (an
+ * import must name its module); a script or style block runs to the line that closes it
+ * (HIDDEN_BLOCK). `pos` itself when none opens it; else just past the last one's last line,
+ * its line ending included.
  */
 export function leadingStatementsEnd(text: string, pos: number): number {
   let end = pos;
@@ -161,6 +170,16 @@ export function leadingStatementsEnd(text: string, pos: number): number {
       continue;
     }
     const first = text.slice(at, line.end);
+    if (HIDDEN_BLOCK.test(first)) {
+      // A <script> or <style> block (CommonMark's HTML block of type 1), up to the line that
+      // closes it; one never closed is left as it is (it would hide the rest of the page).
+      HIDDEN_END.lastIndex = at;
+      const close = HIDDEN_END.exec(text);
+      if (close === null) break;
+      end = lineSpan(text, close.index).next;
+      at = end;
+      continue;
+    }
     const isImport = IMPORT_LINE.test(first);
     if (!isImport && !EXPORT_LINE.test(first + '\n')) break;
     // The block: this line and those after it up to a blank line.

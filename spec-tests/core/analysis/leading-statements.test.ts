@@ -3,7 +3,8 @@
 // (micromark-extension-mdxjs-esm: a block from a line starting `import` or `export` at
 // column 0 up to a blank line), and Docusaurus reads `.md` pages as MDX, so a page's opening
 // `import Tabs from '@theme/Tabs';` is neither printed, counted nor indexed, as its front
-// matter is not. Checked on the reader (lib/core/analysis/markdown.ts leadingStatementsEnd,
+// matter is not. So is a `<script>` or `<style>` block opening a page (VitePress hoists a
+// page's `<script setup>`; no renderer shows either: CommonMark's HTML block of type 1). Checked on the reader (lib/core/analysis/markdown.ts leadingStatementsEnd,
 // parseMarkdown's bodyStart) and through a real build's units and answers.
 import t from 'tap';
 import { join } from 'node:path';
@@ -48,6 +49,20 @@ t.test('leadingStatementsEnd: prose, indented or later statements are body', asy
   t.equal(bodyStartOf(parseMarkdown('Text\n')), 0, 'neither: 0');
 });
 
+t.test('leadingStatementsEnd: <script> and <style> blocks opening a page, to the line that closes them', async (t) => {
+  const vitepress = `${FRONT}\n<script setup>\nimport Box from './Box.vue'\n\nconst dark = true\n</script>\n\n# Usage\n`;
+  t.equal(vitepress.slice(leadingStatementsEnd(vitepress, FRONT.length)), '\n# Usage\n', 'script setup, a blank line inside it');
+  t.equal(bodyStartOf(parseMarkdown(vitepress)), vitepress.indexOf('\n# Usage'), 'parseMarkdown agrees');
+  t.same(parseMarkdown(vitepress).headings.map((h) => h.text), ['Usage']);
+  const both = "<style scoped>\n.a { color: red }\n</style>\nimport a from 'b'\n\nText\n";
+  t.equal(both.slice(leadingStatementsEnd(both, 0)), '\nText\n', 'a style block, then a statement');
+  t.equal(leadingStatementsEnd('<SCRIPT type="module">go()</SCRIPT>\nText\n', 0), 36, 'case-insensitive, closed on its own line');
+  t.equal(leadingStatementsEnd('   <script>\nx\n</pre>\nText\n', 0), 21, 'CommonMark: indented up to 3 spaces, closed by any of its four end tags');
+  for (const doc of ['<script>\nnever closed\n\n# T\n', '<scripts>\n</scripts>\n', '<pre>\nx\n</pre>\n', '    <script>\n</script>\n', 'Text\n\n<style>\n</style>\n']) {
+    t.equal(leadingStatementsEnd(doc, 0), 0, `body: ${JSON.stringify(doc)}`);
+  }
+});
+
 t.test('a heading after the statements is a heading; none is read inside them', async (t) => {
   const doc = `${IMPORTS}export const x = 1\n---\n\n# Usage\n\ntext\n`;
   t.same(parseMarkdown(doc).headings.map((h) => [h.level, h.text]), [[1, 'Usage']], 'the --- inside the block is no setext underline');
@@ -77,11 +92,13 @@ t.test('linear: 1 MB of statements, one block or many, is read in one pass', asy
     ['one block', line.repeat(n) + '\nText\n'],
     ['a block per line', (line + '\n').repeat(n) + 'Text\n'],
     ['one block without a module', 'import {\n' + 'Alpha,\n'.repeat(n * 6) + '\nText\n'],
+    ['a script block', '<script>\n' + line.repeat(n) + '</script>\n\nText\n'],
+    ['a script never closed', '<script>\n' + '</scrip>\n'.repeat(n * 4) + '\nText\n'],
   ] as const) {
     const start = process.hrtime.bigint();
     const end = leadingStatementsEnd(doc, 0);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    t.ok(end === doc.lastIndexOf('\nText') || (name === 'one block without a module' && end === 0), `${name}: ends where the statements end`);
+    t.ok(end === doc.lastIndexOf('\nText') || ((name === 'one block without a module' || name === 'a script never closed') && end === 0), `${name}: ends where the statements end`);
     t.ok(ms < 2000, `${name}: ${ms.toFixed(0)} ms`);
     t.equal(bodyStartOf(parseMarkdown(doc)), end, `${name}: parseMarkdown agrees`);
   }
