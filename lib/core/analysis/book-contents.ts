@@ -10,6 +10,8 @@
 // `[Draft]()`), a separator (`---`) or an HTML comment. One line of prose and it is read as
 // any page. Linear: each line is matched once by expressions without nested repetition.
 
+import { isBlankSpan, lineAt } from './markdown-chars.js';
+
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const LINK = /^[ \t]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$/;
 const SEPARATOR = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
@@ -19,14 +21,12 @@ const COMMENT = /^[ \t]*<!--.*-->[ \t]*$/;
 export function isBookContents(path: string, text: string, from: number): boolean {
   if (!(path === 'SUMMARY.md' || path.endsWith('/SUMMARY.md'))) return false;
   let links = 0;
-  let at = from;
-  while (at < text.length) {
-    let end = at;
-    while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
+  for (let at = from; at < text.length; ) {
+    const { end, next } = lineAt(text, at);
     const line = text.slice(at, end);
     if (LINK.test(line)) links++;
-    else if (line.trim() !== '' && !HEADING.test(line) && !SEPARATOR.test(line) && !COMMENT.test(line)) return false;
-    at = end < text.length && text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
+    else if (!isBlankSpan(text, at, end) && !HEADING.test(line) && !SEPARATOR.test(line) && !COMMENT.test(line)) return false;
+    at = next > at ? next : text.length;
   }
   return links > 0;
 }

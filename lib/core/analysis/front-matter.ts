@@ -5,31 +5,13 @@
 // block is not front matter. The title is read by a small scanner, not a YAML library: one key, no
 // document model, a few microseconds per file.
 
-import { CR, isSpaceOrTab, LF } from './markdown-chars.js';
+import { isBlankSpan, isSpaceOrTab, lineAt, type Line } from './markdown-chars.js';
 
 export interface FrontMatter {
   /** UTF-16 offset just past the closing fence line (its line ending included). */
   readonly end: number;
   /** The top-level `title:` value (YAML front matter; quotes removed), else null. */
   readonly title: string | null;
-}
-
-interface Line {
-  readonly start: number;
-  readonly end: number;
-  readonly next: number;
-}
-
-function lineAt(text: string, start: number): Line {
-  let end = start;
-  while (end < text.length) {
-    const c = text.charCodeAt(end);
-    if (c === LF || c === CR) break;
-    end++;
-  }
-  let next = end;
-  if (end < text.length) next = text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
-  return { start, end, next };
 }
 
 /** Whether the line is exactly `fence`, trailing spaces and tabs allowed. */
@@ -39,16 +21,10 @@ function isFence(text: string, line: Line, fence: string): boolean {
   return true;
 }
 
-/** Whether the line holds nothing but spaces and tabs. */
-function isBlank(text: string, line: Line): boolean {
-  for (let i = line.start; i < line.end; i++) if (!isSpaceOrTab(text.charCodeAt(i))) return false;
-  return true;
-}
-
 /** The front matter at the start of `text` (content starting at `from`, past a BOM; blank lines before it skipped), or null. */
 export function parseFrontMatter(text: string, from: number): FrontMatter | null {
   let first = lineAt(text, from);
-  while (first.next > first.start && first.next < text.length && isBlank(text, first)) first = lineAt(text, first.next);
+  while (first.next > first.start && first.next < text.length && isBlankSpan(text, first.start, first.end)) first = lineAt(text, first.next);
   let closers: readonly string[];
   let toml: boolean;
   if (isFence(text, first, '---')) {

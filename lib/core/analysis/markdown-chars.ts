@@ -16,6 +16,32 @@ export function isLineEnding(c: number): boolean {
   return c === LF || c === CR;
 }
 
+/** A line of a text: [start, end) its characters, `next` where the line after it starts. */
+export interface Line {
+  readonly start: number;
+  readonly end: number;
+  readonly next: number;
+}
+
+/** The line starting at `start`: up to LF, CR or CRLF (one line ending), or the text's end. */
+export function lineAt(text: string, start: number): Line {
+  let end = start;
+  while (end < text.length) {
+    const c = text.charCodeAt(end);
+    if (c === LF || c === CR) break;
+    end++;
+  }
+  let next = end;
+  if (end < text.length) next = text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+  return { start, end, next };
+}
+
+/** Whether text[start, end) holds nothing but spaces and tabs. */
+export function isBlankSpan(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isSpaceOrTab(text.charCodeAt(i))) return false;
+  return true;
+}
+
 /** Space, tab or line ending: the whitespace that separates parts of links and tags. */
 export function isMarkdownWhitespace(c: number): boolean {
   return c === SPACE || c === TAB || c === LF || c === CR;

@@ -25,6 +25,7 @@
 //   bounded trail and id (docs/engine.md "Counting pieces once").
 
 import { flatString } from './flat-string.js';
+import { isBlankSpan, lineAt } from './markdown-chars.js';
 import { Slugger } from './slugger.js';
 import { parseFrontMatter, type FrontMatter } from './front-matter.js';
 import { scanBlocks } from './markdown-blocks.js';
@@ -47,8 +48,9 @@ export interface Heading {
 export interface MarkdownStructure {
   readonly frontMatter: FrontMatter | null;
   /**
-   * Where the body starts: past the front matter and the import/export statements that open
-   * an MDX page (absent: at the front matter's end, or 0). No section holds what is before.
+   * Where the body starts: past the front matter and the import / export statements and
+   * `<script>` / `<style>` blocks that open a page (leadingStatementsEnd; absent: at the
+   * front matter's end, or 0). No section holds what is before.
    */
   readonly bodyStart?: number;
   readonly headings: readonly Heading[];
@@ -136,22 +138,6 @@ const MODULE_NAMED = /(?:^import[ \t]+["']|\bfrom[ \t]*["'])/;
 const HIDDEN_BLOCK = /^ {0,3}<(?:script|style)(?:[ \t>]|$)/i;
 const HIDDEN_END = /<\/(?:script|style|pre|textarea)>/gi;
 
-/** [start, end, next) of the line at `pos`. */
-function lineSpan(text: string, pos: number): { end: number; next: number } {
-  let end = pos;
-  while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
-  const next = end >= text.length ? end : text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
-  return { end, next };
-}
-
-function blankSpan(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09) return false;
-  }
-  return true;
-}
-
 /**
  * Past the import / export statements and the `<script>` / `<style>` blocks that open a page
  * at `pos` (blank lines between them skipped): a statement is a block of lines from a line
@@ -164,8 +150,8 @@ export function leadingStatementsEnd(text: string, pos: number): number {
   let end = pos;
   let at = pos;
   while (at < text.length) {
-    let line = lineSpan(text, at);
-    if (blankSpan(text, at, line.end)) {
+    let line = lineAt(text, at);
+    if (isBlankSpan(text, at, line.end)) {
       at = line.next;
       continue;
     }
@@ -176,7 +162,7 @@ export function leadingStatementsEnd(text: string, pos: number): number {
       HIDDEN_END.lastIndex = at;
       const close = HIDDEN_END.exec(text);
       if (close === null) break;
-      end = lineSpan(text, close.index).next;
+      end = lineAt(text, close.index).next;
       at = end;
       continue;
     }
@@ -186,8 +172,8 @@ export function leadingStatementsEnd(text: string, pos: number): number {
     const blockStart = at;
     let blockEnd = line.next;
     while (blockEnd < text.length) {
-      line = lineSpan(text, blockEnd);
-      if (blankSpan(text, blockEnd, line.end)) break;
+      line = lineAt(text, blockEnd);
+      if (isBlankSpan(text, blockEnd, line.end)) break;
       blockEnd = line.next;
     }
     if (isImport && !MODULE_NAMED.test(text.slice(blockStart, blockEnd))) break;

@@ -8,9 +8,8 @@
 // heading), title (the file's front-matter title), path (the file's path without its
 // extension).
 
-import { formatOfPath, readDocumentAs } from '../../analysis/document.js';
+import { formatOfPath, readDocument } from '../../analysis/document.js';
 import { splitSections } from '../../analysis/sections.js';
-import { isBookContents } from '../../analysis/book-contents.js';
 import { bodyStartOf } from '../../analysis/markdown.js';
 import { WordSpans, type TermCounter, type UnitTerms } from '../../analysis/term-counter.js';
 import { countWords } from '../../analysis/text.js';
@@ -65,10 +64,7 @@ export function analyzeDocument(
   // Whole-file units never address a heading: no slugs to compute.
   const format = formatOfPath(path);
   // The document's text: its source, or an HTML page's visible text (docs/engine.md "Sources").
-  const read = readDocumentAs(format, source, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
-  const { text } = read;
-  // A book's table of contents (mdBook's and GitBook's SUMMARY.md) is navigation: no body.
-  const structure = format === 'markdown' && isBookContents(path, text, bodyStartOf(read.structure)) ? { frontMatter: read.structure.frontMatter, bodyStart: text.length, headings: [], blocks: [] } : read.structure;
+  const { text, structure } = readDocument(path, source, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
   const bodyStart = bodyStartOf(structure);
   const pathTerms = counter.termIdsOf(pathText(path));
   const title = structure.frontMatter?.title ?? null;
