@@ -1,6 +1,6 @@
 // Front matter: a YAML block fenced by `---` (closed by `---` or `...`) or a TOML block
 // fenced by `+++`, opening on the first line of a document that is not blank (after a byte
-// order mark, if any: Astro and Nuxt Content read front matter after blank lines, as a page
+// order mark, if any: Astro's Markdown reader takes front matter after blank lines, as a page
 // that starts with an empty line shows), and the top-level `title` it declares. An unclosed
 // block is not front matter. The title is read by a small scanner, not a YAML library: one key, no
 // document model, a few microseconds per file.

@@ -1,6 +1,6 @@
 // Front matter (lib/core/analysis/front-matter.ts, through parseMarkdown): YAML fenced by
 // `---` and closed by `---` or `...` (the Jekyll / YAML document markers), TOML fenced by
-// `+++` (Hugo), on the first line that is not blank (Astro and Nuxt Content skip blank
+// `+++` (Hugo), on the first line that is not blank (Astro's Markdown reader skips blank
 // lines before it); `title` read from its top level (issue 9's
 // measured "front-matter title" field; docs/engine.md "Markdown structure and sections").
 
@@ -29,7 +29,7 @@ t.test('headings inside front matter are not headings', async (t) => {
 
 t.test('front matter on the first line that is not blank, and only when closed', async (t) => {
   // docs/engine.md "What is a heading": blank lines (spaces and tabs only) before the fence
-  // are skipped, as Astro's and Nuxt Content's readers skip them (a page that starts with
+  // are skipped, as Astro's Markdown reader skips them (a page that starts with
   // an empty line renders its front matter as front matter there).
   const late = '\n---\ntitle: x\n---\n# Body\n';
   t.same(fm(late), { end: 18, title: 'x' }, 'after a blank line: front matter');
