@@ -58,23 +58,31 @@ function idsOf(cache: V1Cache): (u: number) => string {
 
 // For each document d of a loaded cache, the last document whose path begins with d's path
 // (d itself for most): paths are sorted, so those that begin with it follow it, together.
+// Found when first asked for (ids compare only for equal scores: a cold question asks for a
+// few documents, not every one of a large cache), 0 meaning not yet known (stored as e + 1).
 const extendedBy = new WeakMap<V1Cache, Uint32Array>();
 
-function extendedByOf(cache: V1Cache): Uint32Array {
-  let last = extendedBy.get(cache);
-  if (last !== undefined) return last;
+function extendedByOf(cache: V1Cache): (d: number) => number {
   const docs = cache.manifest.documents;
-  last = new Uint32Array(docs.length);
-  // From the end: what extends the next path extends this one too when the next begins with
-  // it, so its whole run is skipped in one step (no quadratic walk on nested names).
-  for (let d = docs.length - 1; d >= 0; d--) {
+  let known = extendedBy.get(cache);
+  if (known === undefined) {
+    known = new Uint32Array(docs.length);
+    extendedBy.set(cache, known);
+  }
+  const last = known;
+  const lastOf = (d: number): number => {
+    const stored = last[d] as number;
+    if (stored !== 0) return stored - 1;
     const path = (docs[d] as PackedDocument).path;
     let e = d;
-    while (e + 1 < docs.length && (docs[e + 1] as PackedDocument).path.startsWith(path)) e = last[e + 1] as number;
-    last[d] = e;
-  }
-  extendedBy.set(cache, last);
-  return last;
+    // What extends the next path extends this one too when the next begins with it, so its
+    // whole run is skipped in one step (no quadratic walk on nested names; the recursion is
+    // as deep as paths nest, each a strict prefix of the next: bounded by a path's length).
+    while (e + 1 < docs.length && (docs[e + 1] as PackedDocument).path.startsWith(path)) e = lastOf(e + 1);
+    last[d] = e + 1;
+    return e;
+  };
+  return lastOf;
 }
 
 /**
@@ -91,7 +99,7 @@ export function compareUnitIds(cache: V1Cache, idOf: (u: number) => string): (a:
     const da = index.unitDoc(a);
     const db = index.unitDoc(b);
     if (da === db) return compareBytes(index.unitSlug(a), index.unitSlug(b));
-    if (da < db ? db > (extended[da] as number) : da > (extended[db] as number)) return da - db;
+    if (da < db ? db > extended(da) : da > extended(db)) return da - db;
     return compareBytes(idOf(a), idOf(b));
   };
 }
