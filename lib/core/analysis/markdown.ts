@@ -14,8 +14,10 @@
 //   statements away (Docusaurus reads `.md` files as MDX), VitePress hoists a page's
 //   `<script setup>`, and no renderer shows either. Any later one is text.
 // - With `headingIds` (engine v1 turns it on), a heading ending in `{#id}`, `{ #id }` or MDX
-//   `{/*id*/}` has that id as its slug, and the braces are not part of its text
-//   (docs/engine.md "Units that fit"); slugs stay unique within the document.
+//   `{/*id*/}` has that id as its slug, and the braces are not part of its text; so does an
+//   attribute list as Pandoc, kramdown and Python-Markdown's attr_list write one
+//   (`{: #id .class key="value" }`), whose id, if it names one, is the slug (docs/engine.md
+//   "Heading ids as sites render them"); slugs stay unique within the document.
 // - `blocks`: where top-level blocks start, the places sections may be cut between blocks.
 // - With `headingBytes` (engine v1's sections: 1,024), a heading whose text is longer than
 //   that many UTF-8 bytes keeps the longest prefix of whole code points within
@@ -102,18 +104,64 @@ export function boundedHeading(text: string, max: number): string {
 // kramdown, Pandoc) or `{/*id*/}` (MDX sites such as react.dev). An id is letters, digits,
 // `_`, `-`, `.` and `:` (never `~`, which section ids use for sub-parts).
 const HEADING_ID = /[ \t]*\{[ \t]*(?:#([\p{L}\p{N}_.:-]+)|\/\*[ \t]*([\p{L}\p{N}_.:-]+)[ \t]*\*\/)[ \t]*\}[ \t]*$/u;
+const ID = /^[\p{L}\p{N}_.:-]+$/u;
+// One attribute of an attribute list, as Pandoc, kramdown and Python-Markdown's attr_list
+// (MkDocs, Material for MkDocs) write them after a heading: `#id`, `.class`, `key=value`,
+// `key="value"`, `key='value'`, or Pandoc's `-` (unnumbered). A bare word is not one: GitHub
+// shows `{word}` as text, and so do we.
+const ATTRIBUTE = /[ \t]*(?:#([^\s{}"'=]+)|\.[^\s{}"'=.#]+|([A-Za-z_:][\w.:-]*)=(?:"([^"{}\n]*)"|'([^'{}\n]*)'|([^\s{}"'=]+))|-(?=[ \t}]))/y;
 
-function headingId(content: string): { content: string; id: string } | null {
+/**
+ * The attribute list `{ … }` closing a heading's raw content (after a space or tab; `{:`
+ * as kramdown and Python-Markdown also write it): the content before it, and the id it
+ * names (the last `#id` or `id=…`; null: none, the slug is made from the text). Null when
+ * the braces are no such list, or an id in it is not letters, digits, `_ - . :`.
+ */
+function attributeList(content: string, close: number): { content: string; id: string | null } | null {
+  const open = content.lastIndexOf('{', close);
+  if (open <= 0 || (content.charCodeAt(open - 1) !== 0x20 && content.charCodeAt(open - 1) !== 0x09)) return null;
+  let at = open + 1;
+  if (content.charCodeAt(at) === 0x3a) at++; // `{:`
+  let id: string | null = null;
+  let attributes = 0;
+  for (;;) {
+    while (at < close && (content.charCodeAt(at) === 0x20 || content.charCodeAt(at) === 0x09)) at++;
+    if (at === close) break;
+    ATTRIBUTE.lastIndex = at;
+    const m = ATTRIBUTE.exec(content);
+    if (m === null || ATTRIBUTE.lastIndex > close) return null;
+    const named = m[1] ?? (m[2] === 'id' ? (m[3] ?? m[4] ?? m[5]) : undefined);
+    if (named !== undefined) {
+      if (!ID.test(named)) return null;
+      id = named;
+    }
+    attributes++;
+    at = ATTRIBUTE.lastIndex;
+  }
+  return attributes === 0 ? null : { content: content.slice(0, open), id };
+}
+
+/**
+ * A heading's id and attributes at the end of its raw content, read as the sites that
+ * render them do (docs/engine.md "Heading ids as sites render them"): the content without
+ * them, and the id they name (null: a list naming none). Null: nothing to read.
+ */
+export function headingId(content: string): { content: string; id: string | null } | null {
   let last = content.length - 1;
   while (last >= 0 && (content.charCodeAt(last) === 0x20 || content.charCodeAt(last) === 0x09)) last--;
   if (content.charCodeAt(last) !== 0x7d) return null;
   const m = HEADING_ID.exec(content);
-  if (m === null) return null;
+  const found = m !== null ? { at: m.index, content: content.slice(0, m.index), id: (m[1] ?? m[2]) as string | null } : (() => {
+    const list = attributeList(content, last);
+    return list === null ? null : { at: list.content.length, ...list };
+  })();
+  if (found === null) return null;
   // An escaped brace (`\{#id}`) is literal text.
   let slashes = 0;
-  for (let i = m.index - 1; i >= 0 && content.charCodeAt(i) === 0x5c; i--) slashes++;
+  const brace = content.indexOf('{', found.at);
+  for (let i = brace - 1; i >= 0 && content.charCodeAt(i) === 0x5c; i--) slashes++;
   if (slashes % 2 === 1) return null;
-  return { content: content.slice(0, m.index), id: (m[1] ?? m[2]) as string };
+  return { content: found.content, id: found.id };
 }
 
 const NO_DEFINITIONS: ReadonlySet<string> = new Set();
@@ -214,7 +262,7 @@ export function parseMarkdown(text: string, options: MarkdownOptions = {}): Mark
       if (raw.topLevel) headings.push({ level: raw.level, text: headingText, slug: '', start: raw.start, end: raw.end });
       continue;
     }
-    let slug = custom === null ? slugger.slug(max === undefined ? rendered.anchorText : utf8Prefix(rendered.anchorText, max)) : custom.id;
+    let slug = custom?.id ?? slugger.slug(max === undefined ? rendered.anchorText : utf8Prefix(rendered.anchorText, max));
     if (taken.has(slug)) {
       let n = 1;
       while (taken.has(`${slug}-${n}`)) n++;

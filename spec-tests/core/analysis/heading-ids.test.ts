@@ -3,7 +3,9 @@
 // render them. `{#id}`, `{ #id }` and MDX `{/*id*/}` after a heading set its slug and are
 // removed from its text and trail." Rules as docs/engine.md "Units that fit" states them:
 // ids are letters, digits, `_ - . :`; an escaped brace is text; ids stay unique in the
-// document; without the option the reading is GitHub's, unchanged.
+// document; without the option the reading is GitHub's, unchanged. Since format 16, the
+// attribute lists of Pandoc, kramdown and Python-Markdown's attr_list too (docs/engine.md
+// "Heading ids as sites render them").
 
 import t from 'tap';
 import { parseMarkdown } from '../../../lib/core/analysis/markdown.js';
@@ -26,10 +28,38 @@ t.test('not ids: escaped braces, other contents, text after the braces', async (
   t.same(read('## Literal \\{#x}\n'), [['Literal {#x}', 'literal-x']], 'an escaped brace is text');
   t.same(read('## Two words {#a b}\n'), [['Two words {#a b}', 'two-words-a-b']]);
   t.same(read('## Tilde {#a~b}\n'), [['Tilde {#a~b}', 'tilde-ab']], '~ is kept for section sub-parts');
-  t.same(read('## Class {.red}\n'), [['Class {.red}', 'class-red']]);
   t.same(read('## Mid {#x} text\n'), [['Mid {#x} text', 'mid-x-text']], 'only at the end');
   t.same(read('## Comment {/* two words */}\n'), [['Comment {/* two words */}', 'comment--two-words-']], 'an MDX comment that is no id stays');
   t.same(read('```\n## In code {#x}\n```\n'), [], 'fenced code is no heading');
+});
+
+t.test('attribute lists (Pandoc, kramdown, Python-Markdown attr_list): not text; their id, if any, the slug', async (t) => {
+  // Material for MkDocs' changelog writes its versions so.
+  t.same(read('### 4.39.0 <small>August 3, 2023</small> { id="4.39.0" }\n'), [['4.39.0 August 3, 2023', '4.39.0']]);
+  t.same(read('## Class {.red}\n'), [['Class', 'class']], 'a list naming no id: the slug from the text');
+  t.same(read('## A {: #x .y data-toc-label="A b" }\n'), [['A', 'x']], "kramdown's and attr_list's `{:`, quoted values with spaces");
+  t.same(read("## Q { lang='en' id='q.1' }\n"), [['Q', 'q.1']], 'single quotes, id= as well as #id');
+  t.same(read('## H {id=a #b}\n'), [['H', 'b']], 'the last id named wins, as attr_list assigns them in order');
+  t.same(read('## C {-}\n'), [['C', 'c']], "Pandoc's unnumbered mark");
+  t.same(read('## G {.c}\n## G\n'), [['G', 'g'], ['G', 'g-1']], 'slugs made from the text are numbered as usual');
+});
+
+t.test('not attribute lists: bare words, bad ids, no space before, text after', async (t) => {
+  t.same(read('## B { data-search-exclude }\n'), [['B { data-search-exclude }', 'b--data-search-exclude-']], 'a bare word: only Python-Markdown reads it');
+  t.same(read('## F { id="x y" }\n'), [['F { id="x y" }', 'f--idx-y-']], 'an id that is no id');
+  t.same(read('## `x`{.py}\n'), [['x{.py}', 'xpy']], "no space before: Pandoc's attributes of the code span, not the heading's");
+  t.same(read('## K { #k } trailing\n'), [['K { #k } trailing', 'k--k--trailing']], 'only at the end');
+  t.same(read('## L { key=va"l }\n'), [['L { key=va"l }', 'l--keyval-']], 'a stray quote');
+  t.same(read('## Lit \\{.x}\n'), [['Lit {.x}', 'lit-x']], 'an escaped brace');
+});
+
+t.test('an attribute list is read in linear time', async (t) => {
+  const long = `## Big { ${'.a '.repeat(200_000)}}\n## Bad { ${'.a '.repeat(200_000)}"}\n`;
+  const started = process.hrtime.bigint();
+  const got = read(long);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  t.same(got.map((h) => h[0].length), [3, 600_008], 'the list dropped from the first, the second (a stray quote) kept as text');
+  t.ok(ms < 2_000, `600 kB of attributes read in ${ms.toFixed(0)} ms`);
 });
 
 t.test('ids stay unique in the document', async (t) => {

@@ -23,6 +23,7 @@ import { candidateFeatures, explainer } from './rerank.js';
 import { bestWindow, type ProximityParams, type Window } from '../../ranking/proximity.js';
 import { asksAboutReleases, isReleaseNotes, isReleaseTitle, RELEASE_NOTES_WEIGHT } from '../../ranking/release-notes.js';
 import { queryTerms } from '../../analysis/text.js';
+import { headingId } from '../../analysis/markdown.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
 import type { PackedDocument } from './manifest.js';
@@ -174,13 +175,14 @@ export const SHORT_VERSION_HEX = 8;
  * when nothing is left. A line of punctuation alone (an rST title's overline) is not text.
  * The line and the heading are compared by their letters and digits only, as a reader sees
  * them: a trail holds a heading's rendered text, the content its source line, with its
- * markers (`#`, `==`, backticks, emphasis, a closing sequence, a `{#id}`) around the same words.
+ * markers (`#`, `==`, backticks, emphasis, a closing sequence, an id or attribute list
+ * such as `{#id}` or `{ id="x" .y }`: ../../analysis/markdown.ts headingId) around the same words.
  */
 export function headingsAbove(trail: readonly string[], content: string): string {
   const last = trail[trail.length - 1];
   if (last === undefined) return '';
   const first = /^.*[\p{L}\p{N}].*$/mu.exec(content)?.[0] ?? '';
-  const text = wordsOf(first.replace(/[ \t]*\{#[^}]*\}[ \t]*$/, ''));
+  const text = wordsOf(headingId(first)?.content ?? first);
   const cut = last.endsWith('…') ? wordsOf(last.slice(0, -1)) : null;
   const shown = (text !== '' && text === wordsOf(last)) || (cut !== null && cut !== '' && text.startsWith(cut));
   return (shown ? trail.slice(0, -1) : trail).join(' > ');
