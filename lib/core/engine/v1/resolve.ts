@@ -175,18 +175,27 @@ export const SHORT_VERSION_HEX = 8;
  * when nothing is left. A line of punctuation alone (an rST title's overline) is not text.
  * The line and the heading are compared by their letters and digits only, as a reader sees
  * them: a trail holds a heading's rendered text, the content its source line, with its
- * markers (`#`, `==`, backticks, emphasis, a closing sequence, an id or attribute list
- * such as `{#id}` or `{ id="x" .y }`: ../../analysis/markdown.ts headingId) around the same words.
+ * markers (`#`, `==`, backticks, emphasis, a closing sequence, HTML tags, an id or attribute
+ * list such as `{#id}` or `{ id="x" .y }`: ../../analysis/markdown.ts headingId) around the
+ * same words.
  */
 export function headingsAbove(trail: readonly string[], content: string): string {
   const last = trail[trail.length - 1];
   if (last === undefined) return '';
   const first = /^.*[\p{L}\p{N}].*$/mu.exec(content)?.[0] ?? '';
-  const text = wordsOf(headingId(first)?.content ?? first);
+  const line = headingId(first)?.content ?? first;
+  // The line as written, and without its HTML tags (`<small>recommended</small>`, `<Badge …/>`),
+  // which a heading's rendered text drops: either may be what the trail shows (`Array<T>` in a
+  // code span keeps its tag-like text).
+  const texts = [wordsOf(line), wordsOf(line.replace(HTML_TAG, ''))];
+  const whole = wordsOf(last);
   const cut = last.endsWith('…') ? wordsOf(last.slice(0, -1)) : null;
-  const shown = (text !== '' && text === wordsOf(last)) || (cut !== null && cut !== '' && text.startsWith(cut));
+  const shown = texts.some((text) => (text !== '' && text === whole) || (cut !== null && cut !== '' && text.startsWith(cut)));
   return (shown ? trail.slice(0, -1) : trail).join(' > ');
 }
+
+/** An HTML (or JSX) start, end or empty tag in a line of source. */
+const HTML_TAG = /<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*)?\/?>/g;
 
 /** A line's letters and digits, case kept: what a heading and its source line share. */
 const wordsOf = (line: string): string => line.replace(/[^\p{L}\p{N}]+/gu, '');

@@ -94,6 +94,8 @@ t.test('item 1: under = the trail less a last heading the content begins with', 
   t.equal(headingsAbove(['Guide', 'The explained answer (--explain)'], '### The explained answer (`--explain`)\n\ntext'), 'Guide', 'inline code in the heading: the trail holds its text, the line its backticks');
   t.equal(headingsAbove(['Guide', 'Set up *fast*'], '## Set up **_fast_** {#fast}\n'), 'Guide', 'emphasis and a custom id are markers, not words');
   t.equal(headingsAbove(['Changelog', '4.39.0'], '### 4.39.0 { id="4.39.0" data-toc-label="4.39.0" }\n'), 'Changelog', 'an attribute list is a marker too (format 16)');
+  t.equal(headingsAbove(['Customization', 'Overriding blocks recommended'], '### Overriding blocks <small>recommended</small> { #overriding-blocks }\n'), 'Customization', 'HTML tags in the heading line are markers: its rendered text drops them');
+  t.equal(headingsAbove(['API', 'Array<T>'], '## `Array<T>`\n'), 'API', 'tag-like text a code span keeps still matches as written');
   t.equal(headingsAbove(['API', 'Usage { word }'], '## Usage { word }\n'), 'API', 'braces that are no list are the heading\'s own words');
   t.equal(headingsAbove(['Guide', 'Installation'], '============\nInstallation\n============\n\ntext'), 'Guide', 'an rST overline is no line of text');
   t.equal(headingsAbove(['Guide', 'Installation'], '== Installation\n'), 'Guide', 'an AsciiDoc title');
