@@ -6,10 +6,11 @@
 // the search is a fixed coordinate ascent over a fixed grid, ties keep the earlier value, and
 // nothing random is drawn.
 //
-// Questions (11 doc sets): bench/relevance/devset (aider, serena, repomix: 197 commit-subject
-// queries, relevant files), devset2 (nodejs, undici, nextjs), devset3 (fastify, npm, bun) and
-// devset4 (rst-flask, html-pytest)
-// (questions with their answering page). Objective: mean nDCG@10 of the pages in answer order
+// Questions (21 doc sets): bench/relevance/devset (aider, serena, repomix: 197 commit-subject
+// queries, relevant files), devset2 (nodejs, undici, nextjs), devset3 (fastify, npm, bun),
+// devset4 (rst-flask, html-pytest), devset5 (date-fns, markdownlint, pino), devset6 (Sphinx's
+// HTML manual), devset7 (git's AsciiDoc manual), devset8 (Rust by Example), devset9 (vitest,
+// sqlmodel) and devset10 (pydantic, mkdocs-material) (questions with their answering page). Objective: mean nDCG@10 of the pages in answer order
 // (a page counts once, where its first unit stands), every question weighing the same.
 //
 //   node bench/ranker/fit.mjs [--candidates N] [--json FILE]
@@ -40,7 +41,7 @@ const rel = join(repo, 'bench', 'relevance');
 const lines = (file) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const SETS = [];
 for (const q of lines(join(rel, 'devset', 'queries.jsonl'))) SETS.push({ devset: 'devset', set: q.repo, corpus: join(rel, 'devset', 'corpus', q.repo), query: q.query, relevant: q.relevant.map((p) => p.toLowerCase()) });
-for (const d of ['devset2', 'devset3', 'devset4']) {
+for (const d of ['devset2', 'devset3', 'devset4', 'devset5', 'devset6', 'devset7', 'devset8', 'devset9', 'devset10']) {
   for (const q of lines(join(rel, d, 'questions.jsonl'))) SETS.push({ devset: d, set: q.set, corpus: join(rel, d, 'corpus', q.set), query: q.query, relevant: [q.page, ...(q.also ?? [])].map((p) => p.toLowerCase()) });
 }
 const setNames = [...new Set(SETS.map((q) => q.set))];
