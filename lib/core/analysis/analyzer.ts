@@ -14,6 +14,14 @@
 // (full Unicode, locale-independent) plus the two folds it lacks, ß -> ss and final ς -> σ,
 // so `STRASSE` meets `straße` and `ΟΔΟΣ` meets `οδος` in any position.
 //
+// Text written without spaces between words (docs/engine.md "Terms: the analyzer", rule 6):
+// in a raw token, each run of Han, Hiragana, Katakana or Hangul characters (by their Unicode
+// Script_Extensions, so the prolonged sound mark ー goes with kana; a combining mark with the
+// character before it) gives its overlapping pairs of characters — `代理服务器` gives `代理`,
+// `理服`, `服务`, `务器` — or the one character of a run of one, as Lucene's CJK analyzer
+// (CJKBigramFilter) does; the token's other runs give the terms they give alone (`Vue组件`:
+// `vue`, `组件`), and the token whole gives none.
+//
 // Code tokens (docs/engine.md "Queries as people write them"): a chunk is a run of letters,
 // marks, digits and the code characters . _ - : < > ( ) ? ! & # @ $ +. Its edges are trimmed
 // (trailing `.`, `:`, `?`, `-`; an unmatched `(` or `<` at the start, `)` or `>` at the end;
@@ -49,12 +57,13 @@ export const STOPWORDS = {
 /** Recorded in a cache's build_config: everything that decides which terms text gives. */
 export const ANALYZER_CONFIG = {
   name: 'words-identifiers-code',
-  version: 2,
+  version: 3,
   normalization: 'NFKC',
   case: 'unicode-lowercase, ß->ss, ς->σ',
   stemmer: STEMMER,
   max_token_length: 128,
   code_characters: '._-:<>()?!&#@$+',
+  cjk: 'character bigrams of Han, Hiragana, Katakana and Hangul runs',
   query_stopwords: `${STOPWORDS.list}, plus ${STOPWORDS.added.join(', ')}, less ${STOPWORDS.kept.join(', ')}`,
 } as const;
 
@@ -79,10 +88,45 @@ function fold(s: string): string {
   return ASCII.test(lower) ? lower : lower.replace(/ß/g, 'ss').replace(/ς/g, 'σ');
 }
 
+/** A character of the scripts read in pairs (the header: Script_Extensions, as Lucene's CJKBigramFilter takes Han, Hiragana, Katakana and Hangul). */
+const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
+/** A token's runs: of those scripts (each character with the marks after it), or of anything else. */
+const CJK_RUN = /(?:[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]\p{M}*)+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+/gu;
+const CJK_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]\p{M}*/gu;
+
 /** The distinct terms of one raw token, in a fixed order (whole first, then parts). */
 export function termsOfToken(raw: string): string[] {
   if (raw.length > MAX_TOKEN_LENGTH) return [];
   const token = ASCII.test(raw) ? raw : raw.normalize('NFKC');
+  if (!ASCII.test(token) && CJK.test(token)) return termsOfCjkToken(token);
+  return termsOfWords(token);
+}
+
+/**
+ * The terms of a token that holds characters read in pairs (the header): in the order the
+ * runs come, each such run's overlapping pairs of characters (its one character when alone),
+ * each other run's terms as a token of its own gives them (its joiners at either end dropped).
+ */
+function termsOfCjkToken(token: string): string[] {
+  const terms: string[] = [];
+  const add = (t: string): void => {
+    if (t !== '' && !terms.includes(t)) terms.push(t);
+  };
+  for (const [run] of token.matchAll(CJK_RUN)) {
+    if (CJK.test(run.slice(0, 2))) {
+      const chars = run.match(CJK_CHAR) as string[];
+      if (chars.length === 1) add(fold(chars[0] as string));
+      for (let k = 0; k + 1 < chars.length; k++) add(fold((chars[k] as string) + (chars[k + 1] as string)));
+    } else {
+      const words = run.replace(/^[._-]+|[._-]+$/g, '');
+      if (words !== '') for (const t of termsOfWords(words)) add(t);
+    }
+  }
+  return terms;
+}
+
+/** The terms of a token without characters read in pairs: a word, or an identifier (whole first, then parts). */
+function termsOfWords(token: string): string[] {
   const runs = token.split(JOINERS);
   const humps = HAS_UPPER.test(token) ? runs.flatMap((r) => r.split(HUMP)) : runs;
   const terms: string[] = [];

@@ -1,4 +1,4 @@
-// Checks docs/engine.md "Terms: the analyzer" (steps 1-4) and issue 9 "Ranking made for docs
+// Checks docs/engine.md "Terms: the analyzer" (steps 1-4, and 6: text read in character pairs) and issue 9 "Ranking made for docs
 // and code" against lib/core/analysis/analyzer.ts: raw tokens, identifiers split with the
 // whole identifier kept, Unicode letters/marks/digits, full-Unicode lowercase, Porter2 on
 // ASCII words only, the 128-unit token limit, and a query's distinct byte-sorted terms.
@@ -77,7 +77,7 @@ t.test('engine.md step 1 + 2: Unicode letters, marks and digits; full Unicode lo
   t.same(analyzeText('ΟΔΟΣ'), analyzeText('οδος'), 'an upper-case query meets the lower-case text');
   t.same(analyzeText('ΣΟΦΙΑ'), ['σοφια'], 'σ inside a word');
   t.same(analyzeText('ΟΔΟΣ_ΚΑΙ'), ['οδοσ_και', 'οδοσ', 'και'], 'whole identifier and parts, sigma folded in each');
-  t.same(analyzeText('日本語のテキスト'), ['日本語のテキスト'], 'CJK: one run of letters, no word segmentation');
+  t.same(rawTokens('日本語のテキスト。次'), ['日本語のテキスト', '次'], 'CJK: one raw token per run of letters (its terms: step 6)');
   t.same(analyzeText('中文 text'), ['中文', 'text']);
   t.same(analyzeText('١٢٣ ２０２６'), ['١٢٣', '2026'], 'non-ASCII digits are \\p{N}; fullwidth digits are ASCII digits under NFKC');
   t.same(analyzeText('hello😀world 🚀launch ✨'), ['hello', 'world', 'launch'], 'emoji separate tokens and give no term');
@@ -139,4 +139,33 @@ t.test('TokenTerms memo: a bounded memo never changes a result', async (t) => {
   const memo = new TokenTerms(2);
   const tokens = ['useState', 'snake_case', 'Running', 'useState', 'HTTPServer', 'snake_case'];
   for (const raw of tokens) t.same(memo.of(raw), termsOfToken(raw), raw);
+});
+
+t.test('engine.md step 6: runs of Han, Hiragana, Katakana and Hangul give overlapping character pairs', async (t) => {
+  t.same(analyzeText('代理服务器'), ['代理', '理服', '服务', '务器'], 'Chinese: each pair of neighbours, as Lucene\'s CJKBigramFilter');
+  t.same(analyzeText('日本語のテキスト'), ['日本', '本語', '語の', 'のテ', 'テキ', 'キス', 'スト'], 'Japanese: kanji, kana and the pairs across them');
+  t.same(analyzeText('サーバー'), ['サー', 'ーバ', 'バー'], 'the prolonged sound mark ー goes with kana (Script_Extensions)');
+  t.same(analyzeText('프록시 시간'), ['프록', '록시', '시간'], 'Hangul too, word by word as spaces cut it');
+  t.same(analyzeText('日'), ['日'], 'a run of one character is its own term');
+  t.same(analyzeText('时时刻刻'), ['时时', '时刻', '刻刻'], 'a pair met twice in a token is one term of it');
+  t.same(analyzeText('ｶﾀｶﾅ'), ['カタ', 'タカ', 'カナ'], 'halfwidth katakana: NFKC first');
+  t.same(analyzeText('𠀀𠀁𠀂'), ['𠀀𠀁', '𠀁𠀂'], 'characters outside the BMP are characters, not UTF-16 units');
+  t.same(analyzeText('か\u3099き'), ['がき'], 'a combining mark stays with its character (NFKC composes か + ゛)');
+});
+
+t.test('engine.md step 6: the other runs of such a token give their own terms; the token whole gives none', async (t) => {
+  t.same(analyzeText('Vue组件'), ['vue', '组件'], 'Latin then Han: the word, then the pair');
+  t.same(analyzeText('v2版本'), ['v2', '版本']);
+  t.same(analyzeText('组件.名称'), ['组件', '名称'], 'a joiner between two runs separates them, giving no term');
+  t.same(analyzeText('useState钩子'), ['usestate', 'use', 'state', '钩子'], 'an identifier run keeps its whole and its parts');
+  t.same(analyzeText('installing安装'), ['instal', '安装'], 'an English run is stemmed as alone');
+  t.same(termsOfToken('組'.repeat(MAX_TOKEN_LENGTH + 1)), [], 'the token limit holds as for any token');
+});
+
+t.test('engine.md step 6: a query written without spaces meets the text it asks about', async (t) => {
+  const text = new Set(analyzeText('要设置代理服务器的超时时间，请在配置文件中修改。'));
+  const asked = queryTermsV1('如何配置代理服务器超时');
+  const shared = asked.filter((q) => text.has(q));
+  t.same(shared, ['代理', '务器', '服务', '理服', '置代', '超时', '配置'].sort(), 'the pairs the question and the text share (设置代理 holds 置代 too)');
+  t.ok(shared.length >= asked.length / 2, `${shared.length} of the question's ${asked.length} pairs are in the text`);
 });

@@ -43,9 +43,12 @@ const asciiText = fc.array(asciiWord, { maxLength: 30 }).map((words) => words.jo
 
 // Text where the scan's non-ASCII branch matters: accented and non-Latin letters, astral
 // letters (𝒜, a surrogate pair), combining marks, non-ASCII digits, emoji (no letter), lone
-// surrogates, fullwidth letters, and the three joiners next to all of them.
+// surrogates, fullwidth letters, and the three joiners next to all of them; and the scripts
+// read in character pairs (analyzer.ts: Han, kana with its prolonged sound mark, halfwidth
+// kana, Hangul, an astral ideograph, a kana voicing mark).
 const wideUnit = fc.constantFrom(
   ...'aZ09_-. ,é日本ßΣς\u0301٣ｕ😀'.split(''), '𝒜', '\ud800', '\udc00', '\u00a0', 'ﬁ', '-é', 'é-', '._', '😀a', 'a😀',
+  'カ', 'ー', 'ｶ', '한', '𠀀', '\u3099', '。', 'A组',
 );
 const wideText = fc.array(fc.oneof(asciiWord, fc.string({ unit: wideUnit, maxLength: 12 })), { maxLength: 30 }).map((w) => w.join(' '));
 

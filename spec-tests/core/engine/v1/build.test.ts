@@ -17,19 +17,20 @@ import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packByte
 
 /** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
 const FILE_CONFIG = {
-  version: '16',
+  version: '17',
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',
   sources: { extensions: ['adoc', 'asciidoc', 'htm', 'html', 'markdown', 'md', 'mdx', 'rst', 'txt'], include: [], exclude: [], gitignore: true, hidden: false },
   analyzer: {
     name: 'words-identifiers-code',
-    version: 2,
+    version: 3,
     normalization: 'NFKC',
     case: 'unicode-lowercase, ß->ss, ς->σ',
     stemmer: 'porter2 (wink-porter2-stemmer 2.0.1)',
     max_token_length: 128,
     code_characters: '._-:<>()?!&#@$+',
+    cjk: 'character bigrams of Han, Hiragana, Katakana and Hangul runs',
     query_stopwords: '@orama/stopwords 3.1.18 english, plus a, less let, own',
   },
   sections: null,
