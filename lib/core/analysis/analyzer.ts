@@ -125,6 +125,52 @@ function termsOfCjkToken(token: string): string[] {
   return terms;
 }
 
+/** Whether `text` holds a character read in pairs (rule 6 of the header). */
+export function hasPairedText(text: string): boolean {
+  return !ASCII.test(text) && CJK.test(text);
+}
+
+/**
+ * The pieces of `text` (a query's word) whose terms `has` accepts, as typed and in order: of
+ * each run of characters read in pairs, the longest stretches that accepted pairs cover (a
+ * run of one, its character), and each other run of a raw token whose terms include an
+ * accepted one (`文章发布时间总是差8个小时` with `文章`, `发布`, `时间`, `小时` accepted:
+ * `文章发布时间`, `小时`). What the lean answer prints as matched, where a whole question
+ * without spaces would otherwise be one word.
+ */
+export function matchedPieces(text: string, has: (term: string) => boolean): string[] {
+  const pieces: string[] = [];
+  forEachRawToken(text, (raw) => {
+    for (const [run] of raw.matchAll(CJK_RUN)) {
+      if (!CJK.test(run.slice(0, 2))) {
+        const words = run.replace(/^[._-]+|[._-]+$/g, '');
+        if (words !== '' && termsOfToken(words).some(has)) pieces.push(words);
+        continue;
+      }
+      const chars = run.match(CJK_CHAR) as string[];
+      if (chars.length === 1) {
+        if (termsOfToken(chars[0] as string).some(has)) pieces.push(chars[0] as string);
+        continue;
+      }
+      const covered = new Uint8Array(chars.length);
+      for (let k = 0; k + 1 < chars.length; k++) {
+        if (termsOfToken((chars[k] as string) + (chars[k + 1] as string)).some(has)) covered[k] = covered[k + 1] = 1;
+      }
+      for (let k = 0; k < chars.length; ) {
+        if (covered[k] === 0) {
+          k++;
+          continue;
+        }
+        let end = k;
+        while (end < chars.length && covered[end] === 1) end++;
+        pieces.push(chars.slice(k, end).join(''));
+        k = end;
+      }
+    }
+  });
+  return pieces;
+}
+
 /** The terms of a token without characters read in pairs: a word, or an identifier (whole first, then parts). */
 function termsOfWords(token: string): string[] {
   const runs = token.split(JOINERS);

@@ -15,7 +15,7 @@
 
 import { compact, compareBytes, F32, type Json } from '../../../json.js';
 import { ContextError } from '../../../errors.js';
-import { forEachRawTokenAt, forEachTermAt, isCodeTerm, queryTermsV1, rawTokenTerms, termStarts } from '../../analysis/analyzer.js';
+import { forEachRawTokenAt, forEachTermAt, hasPairedText, isCodeTerm, matchedPieces, queryTermsV1, rawTokenTerms, termStarts } from '../../analysis/analyzer.js';
 import { FIELDS } from '../../analysis/term-counter.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { explainUnit, rankUnits, type RankedUnits } from '../../ranking/bm25.js';
@@ -204,13 +204,26 @@ const wordsOf = (line: string): string => line.replace(/[^\p{L}\p{N}]+/gu, '');
  * The lean answer's `matched`: the query's own words whose terms the unit holds, each once
  * (compared without case), in the query's order, as typed less the punctuation around them
  * (`upgrades`, `Next.js`), where the explained answer names the analyzer's terms (`upgrad`,
- * `next.js`, `next`, `js`). '' when no word maps to a matched term (the caller then prints
- * the terms).
+ * `next.js`, `next`, `js`). A word holding text read in pairs of characters (Chinese,
+ * Japanese, Korean) gives the stretches of it that matched pairs cover instead
+ * (../../analysis/analyzer.ts matchedPieces). '' when no word maps to a matched term (the
+ * caller then prints the terms).
  */
 export function matchedWords(query: string, terms: ReadonlySet<string>): string {
   const words: string[] = [];
   const seen = new Set<string>();
   for (const raw of query.split(/\s+/u)) {
+    if (hasPairedText(raw)) {
+      // Written without spaces (Chinese, Japanese): the stretches the matched pairs cover,
+      // not the whole question as one word.
+      for (const piece of matchedPieces(raw, (t) => terms.has(t))) {
+        const key = piece.toLowerCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        words.push(piece);
+      }
+      continue;
+    }
     const word = raw.replace(/^["'`([{<]+/u, '').replace(/["'`)\]}>?!.,;:]+$/u, '');
     const key = word.toLowerCase();
     if (word === '' || seen.has(key)) continue;

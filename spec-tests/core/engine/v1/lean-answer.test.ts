@@ -78,6 +78,11 @@ t.test('item 1: matched names the query\'s own words whose terms the unit holds'
   t.equal(matchedWords('"rollback" (deploy)', new Set(['rollback', 'deploy'])), 'rollback deploy', 'quotes and brackets around a word are not the word');
   t.equal(matchedWords('the --remote-trust-config flag', new Set(['remote-trust-config', 'remot', 'trust', 'config'])), '--remote-trust-config', 'a flag keeps its dashes');
   t.equal(matchedWords('alpha beta', new Set(['gamma'])), '', 'no word maps: empty (the terms are printed instead)');
+  // Text without spaces (docs/engine.md "Terms: the analyzer" rule 6): the stretches matched pairs cover.
+  t.equal(matchedWords('文章发布时间总是差8个小时，时区该怎么改？', new Set(['文章', '章发', '发布', '布时', '时间', '小时', '时区', '8'])), '文章发布时间 8 小时 时区', 'Chinese: covered stretches in order, a digit run by its own term, punctuation between');
+  t.equal(matchedWords('サーバーの設定', new Set(['サー', 'ーバ', 'バー'])), 'サーバー', 'Japanese: the prolonged sound mark stays in the stretch');
+  t.equal(matchedWords('Vue组件 组件', new Set(['组件'])), '组件', 'a stretch once, however often asked; the Latin run unmatched is not printed');
+  t.equal(matchedWords('日', new Set(['日'])), '日', 'a run of one character');
 });
 
 t.test('item 1: under = the trail less a last heading the content begins with', async (t) => {
