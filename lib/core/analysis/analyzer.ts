@@ -88,46 +88,60 @@ function fold(s: string): string {
   return ASCII.test(lower) ? lower : lower.replace(/ß/g, 'ss').replace(/ς/g, 'σ');
 }
 
-/** A character of the scripts read in pairs (the header: Script_Extensions, as Lucene's CJKBigramFilter takes Han, Hiragana, Katakana and Hangul). */
-const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
+/** The scripts read in pairs (the header: Script_Extensions; Lucene's CJKBigramFilter takes the same four). */
+const PAIRED = '\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}';
+/** A character of those scripts. */
+const CJK = new RegExp(`[${PAIRED}]`, 'u');
 /** A token's runs: of those scripts (each character with the marks after it), or of anything else. */
-const CJK_RUN = /(?:[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]\p{M}*)+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+/gu;
-const CJK_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]\p{M}*/gu;
+const CJK_RUN = new RegExp(`(?:[${PAIRED}]\\p{M}*)+|[^${PAIRED}]+`, 'gu');
+/** One character of those scripts with the marks after it. */
+const CJK_CHAR = new RegExp(`[${PAIRED}]\\p{M}*`, 'gu');
 
 /** The distinct terms of one raw token, in a fixed order (whole first, then parts). */
 export function termsOfToken(raw: string): string[] {
   if (raw.length > MAX_TOKEN_LENGTH) return [];
   const token = ASCII.test(raw) ? raw : raw.normalize('NFKC');
-  if (!ASCII.test(token) && CJK.test(token)) return termsOfCjkToken(token);
-  return termsOfWords(token);
+  return hasPairedText(token) ? termsOfCjkToken(token) : termsOfWords(token);
+}
+
+/** Whether `text` holds a character read in pairs (rule 6 of the header). */
+export function hasPairedText(text: string): boolean {
+  return !ASCII.test(text) && CJK.test(text);
+}
+
+/**
+ * The runs of a token that holds characters read in pairs, in order: each run of those
+ * characters as its characters (marks kept with theirs), each other run as its text less
+ * the joiners at either end ('' when nothing is left).
+ */
+function pairedRuns(token: string): Array<{ readonly chars: readonly string[] } | { readonly words: string }> {
+  const runs: Array<{ readonly chars: readonly string[] } | { readonly words: string }> = [];
+  for (const [run] of token.matchAll(CJK_RUN)) {
+    runs.push(CJK.test(run.slice(0, 2)) ? { chars: run.match(CJK_CHAR) as string[] } : { words: run.replace(/^[._-]+|[._-]+$/g, '') });
+  }
+  return runs;
 }
 
 /**
  * The terms of a token that holds characters read in pairs (the header): in the order the
  * runs come, each such run's overlapping pairs of characters (its one character when alone),
- * each other run's terms as a token of its own gives them (its joiners at either end dropped).
+ * each other run's terms as a token of its own gives them.
  */
 function termsOfCjkToken(token: string): string[] {
   const terms: string[] = [];
   const add = (t: string): void => {
     if (t !== '' && !terms.includes(t)) terms.push(t);
   };
-  for (const [run] of token.matchAll(CJK_RUN)) {
-    if (CJK.test(run.slice(0, 2))) {
-      const chars = run.match(CJK_CHAR) as string[];
-      if (chars.length === 1) add(fold(chars[0] as string));
-      for (let k = 0; k + 1 < chars.length; k++) add(fold((chars[k] as string) + (chars[k + 1] as string)));
-    } else {
-      const words = run.replace(/^[._-]+|[._-]+$/g, '');
-      if (words !== '') for (const t of termsOfWords(words)) add(t);
+  for (const run of pairedRuns(token)) {
+    if ('words' in run) {
+      if (run.words !== '') for (const t of termsOfWords(run.words)) add(t);
+      continue;
     }
+    const { chars } = run;
+    if (chars.length === 1) add(fold(chars[0] as string));
+    for (let k = 0; k + 1 < chars.length; k++) add(fold((chars[k] as string) + (chars[k + 1] as string)));
   }
   return terms;
-}
-
-/** Whether `text` holds a character read in pairs (rule 6 of the header). */
-export function hasPairedText(text: string): boolean {
-  return !ASCII.test(text) && CJK.test(text);
 }
 
 /**
@@ -140,31 +154,22 @@ export function hasPairedText(text: string): boolean {
  */
 export function matchedPieces(text: string, has: (term: string) => boolean): string[] {
   const pieces: string[] = [];
+  const accepted = (piece: string): boolean => termsOfToken(piece).some(has);
   forEachRawToken(text, (raw) => {
-    for (const [run] of raw.matchAll(CJK_RUN)) {
-      if (!CJK.test(run.slice(0, 2))) {
-        const words = run.replace(/^[._-]+|[._-]+$/g, '');
-        if (words !== '' && termsOfToken(words).some(has)) pieces.push(words);
+    for (const run of pairedRuns(raw)) {
+      if ('words' in run) {
+        if (run.words !== '' && accepted(run.words)) pieces.push(run.words);
         continue;
       }
-      const chars = run.match(CJK_CHAR) as string[];
-      if (chars.length === 1) {
-        if (termsOfToken(chars[0] as string).some(has)) pieces.push(chars[0] as string);
-        continue;
-      }
+      const { chars } = run;
       const covered = new Uint8Array(chars.length);
-      for (let k = 0; k + 1 < chars.length; k++) {
-        if (termsOfToken((chars[k] as string) + (chars[k + 1] as string)).some(has)) covered[k] = covered[k + 1] = 1;
-      }
+      if (chars.length === 1) covered[0] = accepted(chars[0] as string) ? 1 : 0;
+      for (let k = 0; k + 1 < chars.length; k++) if (accepted((chars[k] as string) + (chars[k + 1] as string))) covered[k] = covered[k + 1] = 1;
       for (let k = 0; k < chars.length; ) {
-        if (covered[k] === 0) {
-          k++;
-          continue;
-        }
         let end = k;
         while (end < chars.length && covered[end] === 1) end++;
-        pieces.push(chars.slice(k, end).join(''));
-        k = end;
+        if (end > k) pieces.push(chars.slice(k, end).join(''));
+        k = Math.max(end, k + 1);
       }
     }
   });

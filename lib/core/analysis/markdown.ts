@@ -151,10 +151,12 @@ export function headingId(content: string): { content: string; id: string | null
   while (last >= 0 && (content.charCodeAt(last) === 0x20 || content.charCodeAt(last) === 0x09)) last--;
   if (content.charCodeAt(last) !== 0x7d) return null;
   const m = HEADING_ID.exec(content);
-  const found = m !== null ? { at: m.index, content: content.slice(0, m.index), id: (m[1] ?? m[2]) as string | null } : (() => {
+  let found: { at: number; content: string; id: string | null } | null = null;
+  if (m !== null) found = { at: m.index, content: content.slice(0, m.index), id: (m[1] ?? m[2]) as string };
+  else {
     const list = attributeList(content, last);
-    return list === null ? null : { at: list.content.length, ...list };
-  })();
+    if (list !== null) found = { at: list.content.length, ...list };
+  }
   if (found === null) return null;
   // An escaped brace (`\{#id}`) is literal text.
   let slashes = 0;

@@ -8,7 +8,8 @@
 // "Heading ids as sites render them").
 
 import t from 'tap';
-import { parseMarkdown } from '../../../lib/core/analysis/markdown.js';
+import fc from 'fast-check';
+import { headingId, parseMarkdown } from '../../../lib/core/analysis/markdown.js';
 import { splitSections } from '../../../lib/core/analysis/sections.js';
 
 const read = (doc: string, headingIds = true): Array<[string, string]> =>
@@ -60,6 +61,29 @@ t.test('an attribute list is read in linear time', async (t) => {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   t.same(got.map((h) => h[0].length), [3, 600_008], 'the list dropped from the first, the second (a stray quote) kept as text');
   t.ok(ms < 2_000, `600 kB of attributes read in ${ms.toFixed(0)} ms`);
+});
+
+t.test('any heading ending: what is dropped is a real list, ids are ids, slugs stay unique and the page is still tiled', async (t) => {
+  const piece = fc.constantFrom(' ', '\t', '{', '}', '{:', '#id', '#a.b:c', '#', '.cls', '.', 'k=v', 'k="a b"', "k='x'", 'id=z', 'id="q r"', '-', '=', '"', "'", '\\', 'word', '~', 'é', '{/*x*/}', '`c`', '<small>s</small>');
+  let runs = 0;
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 9 }), (pieces) => {
+      const content = `T${pieces.join('')}`;
+      const doc = `## ${content}\n\ntext\n\n## T\n`;
+      const headings = parseMarkdown(doc, { headingIds: true }).headings;
+      if (headings.length !== 2 || headings[0]!.slug === headings[1]!.slug || headings.some((h) => h.slug.includes('~'))) return false;
+      const read = headingId(content);
+      if (read !== null) {
+        const dropped = content.slice(read.content.length);
+        if (!/^[ \t]*\{[^]*\}[ \t]*$/.test(dropped) || !content.startsWith(read.content)) return false;
+        if (read.id !== null && !/^[\p{L}\p{N}_.:-]+$/u.test(read.id)) return false;
+      }
+      runs++;
+      return true;
+    }),
+    { seed: 20261128, numRuns: 2000 },
+  );
+  t.equal(runs, 2000, 'every generated ending held');
 });
 
 t.test('ids stay unique in the document', async (t) => {
