@@ -13,7 +13,8 @@
 //   inlined: github-slugger and character-entities (ES modules only, which a script cannot
 //   require on Node 20) and fast-json-stable-stringify; they stay dependencies, their
 //   licenses installed with them.
-// - batch-worker.js, read-worker.js, heads-worker.js, build-worker.js, tool-worker.js: the worker entry points, ES modules
+// - batch-worker.js, read-worker.js, heads-worker.js, segments-worker.js, build-worker.js, tool-worker.js: the worker
+//   entry points, ES modules
 //   split into shared chunks, their dependencies external.
 // esbuild's output is a function of its input and options: the same sources, the same bundle.
 import { build } from 'esbuild';
@@ -50,6 +51,7 @@ await build({
     'batch-worker': `${dist}core/engine/v1/batch-worker.js`,
     'read-worker': `${dist}core/engine/v0/read-worker.js`,
     'heads-worker': `${dist}core/engine/v1/heads-worker.js`,
+    'segments-worker': `${dist}core/engine/v1/segments-worker.js`,
     'build-worker': `${dist}core/operations/build-worker.js`,
     'tool-worker': `${dist}mcp/tool-worker.js`,
   },

@@ -7,6 +7,11 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** sha256 of `data`, its 32 bytes. */
+export function sha256Bytes(data: Uint8Array): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
 /** hex(sha256) of `first`, and of `first` then `rest` joined: one pass, nothing joined. */
 export function sha256HexOfBoth(first: Uint8Array, rest: readonly Uint8Array[]): { first: string; all: string } {
   const h = createHash('sha256').update(first);

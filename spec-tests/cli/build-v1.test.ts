@@ -100,8 +100,9 @@ t.test('issue 9 "determinism": two CLI builds with the same SOURCE_DATE_EPOCH ar
     const two = await run(['build', '--engine', 'v1', '--granularity', g, '--sources', 'docs', '--cache', `${g}2`], { cwd: dir, env });
     t.equal(one.out, two.out, `${g}: same stdout`);
     const a = snapshot(join(dir, `${g}1`));
-    // The cache's files (one pack here), and the build state (stamps of the same, untouched sources).
-    t.same(Object.keys(a).map((k) => k.replace(/^packs\/[0-9a-f]{64}\.pack$/, 'packs/<sha256>.pack')), ['build-state.json', 'manifest.json', 'packs', 'packs/<sha256>.pack']);
+    // The cache's files (one pack and its segment's term file here), and the build state
+    // (stamps of the same, untouched sources).
+    t.same(Object.keys(a).map((k) => k.replace(/^packs\/[0-9a-f]{64}\.(pack|terms)$/, 'packs/<sha256>.$1')).sort(), ['build-state.json', 'manifest.json', 'packs', 'packs/<sha256>.pack', 'packs/<sha256>.terms']);
     t.same(a, snapshot(join(dir, `${g}2`)), `${g}: every file byte-identical`);
     t.match(a['manifest.json'] ?? '', /"created_at": "2023-11-14T22:13:20Z"/);
   }

@@ -237,48 +237,85 @@ function writeTermPostings(stats: ByteWriter, post: ByteWriter, termCount: numbe
  * ranked; their counts are checked against the bytes here as any read checks them.
  */
 export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): IndexReader {
-  const found: number[] = [];
+  const found: ScopedTerm[] = [];
+  const { termOffsets, termBlob, stats: allStats, postings: allPostings } = reader.sections();
+  let last = -1;
   for (const key of [...keys].sort(compareU8)) {
     const at = reader.findTermBytes(key);
-    if (at >= 0 && found[found.length - 1] !== at) found.push(at);
-  }
-  const { table, stringOffsets, strings: stringBytes, termOffsets, termBlob, stats: allStats, postings: allPostings } = reader.sections();
-  // A query has a few terms: small buffers first (they grow if need be), so that the index's
-  // own buffer is allocated once at its exact size and nothing is copied twice.
-  const dict = new ByteWriter(64);
-  const blob = new ByteWriter(256);
-  for (const at of found) {
-    dict.u32(blob.length);
-    blob.bytes(termBlob.subarray(termOffsets[at] as number, termOffsets[at + 1] as number));
-  }
-  dict.u32(blob.length);
-  dict.bytes(blob.view8());
-  const stats = new ByteWriter(64);
-  const post = new ByteWriter(1024);
-  for (const at of found) {
+    if (at < 0 || at === last) continue;
+    last = at;
     const count = reader.postingCount(at);
     const start = allStats[at * 2] as number;
     const end = at + 1 < reader.termCount ? (allStats[at * 2 + 2] as number) : allPostings.length;
     if (end < start || end > allPostings.length || end - start < 2 * count) throw new IndexFormatError('postings out of range');
-    stats.u32(post.length);
-    stats.u32(count);
-    post.bytes(allPostings.subarray(start, end));
+    found.push({ term: termBlob.subarray(termOffsets[at] as number, termOffsets[at + 1] as number), count, postings: allPostings.subarray(start, end) });
   }
-  const stringsLength = stringOffsets.byteLength + stringBytes.length;
-  const size = headerSize(reader.fieldCount) + sectionSize(table.byteLength) + sectionSize(stringsLength) + sectionSize(dict.length) + sectionSize(stats.length) + sectionSize(post.length);
+  return scopedFromLead(reader.bytes.subarray(0, indexLeadBytes(reader.bytes)), found);
+}
+
+/** A term of a scoped index: its UTF-8 bytes, its postings count and bytes as stored. */
+export interface ScopedTerm {
+  readonly term: Uint8Array;
+  readonly count: number;
+  readonly postings: Uint8Array;
+}
+
+/**
+ * Bytes of an index's lead: its header, unit rows and strings, everything before its
+ * dictionary (a pack records their sha256 apart, ../engine/v1/manifest.ts, so that a query
+ * reads them without the rest). IndexFormatError if `index` is shorter than its lead says.
+ */
+export function indexLeadBytes(index: Uint8Array): number {
+  const r = new ByteReader(index);
+  r.take(MAGIC_BYTES.length + 16);
+  const fieldCount = r.u32();
+  if (fieldCount === 0 || fieldCount > 16) throw new IndexFormatError('bad index header');
+  r.take(4 + 8 * fieldCount);
+  for (let k = 0; k < 2; k++) {
+    r.take(r.u32());
+    r.align();
+  }
+  return r.pos;
+}
+
+/**
+ * The index whose lead (header, unit rows, strings: `lead`, as stored) is given, holding
+ * only the terms `found` (distinct, in UTF-8 byte order) with their postings as stored:
+ * the bytes scopedIndex makes of the whole index for those terms.
+ */
+export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[]): IndexReader {
+  let termBytes = 0;
+  let postBytes = 0;
+  for (const f of found) {
+    termBytes += f.term.length;
+    postBytes += f.postings.length;
+  }
+  const dictLength = (found.length + 1) * 4 + termBytes;
+  const size = lead.length + sectionSize(dictLength) + sectionSize(found.length * 8) + sectionSize(postBytes);
   const out = new ByteWriter(size);
-  writeHeader(out, reader.docCount, reader.unitCount, found.length, reader.lengthSums);
-  // The rows and strings sections as `section` writes them, copied straight in.
-  out.u32(table.byteLength);
-  out.u32s(table);
+  out.bytes(lead);
+  if (out.length < 24) throw new IndexFormatError('index is truncated');
+  // The header's term count (after the magic and the format, document and unit counts).
+  new DataView(out.view8().buffer).setUint32(MAGIC_BYTES.length + 12, found.length, true);
+  out.u32(dictLength);
+  let at = 0;
+  for (const f of found) {
+    out.u32(at);
+    at += f.term.length;
+  }
+  out.u32(at);
+  for (const f of found) out.bytes(f.term);
   out.align();
-  out.u32(stringsLength);
-  out.u32s(stringOffsets);
-  out.bytes(stringBytes);
+  out.u32(found.length * 8);
+  at = 0;
+  for (const f of found) {
+    out.u32(at);
+    out.u32(f.count);
+    at += f.postings.length;
+  }
+  out.u32(postBytes);
+  for (const f of found) out.bytes(f.postings);
   out.align();
-  section(out, dict);
-  section(out, stats);
-  section(out, post);
   return new IndexReader(out.view8());
 }
 

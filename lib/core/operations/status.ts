@@ -12,7 +12,7 @@ import { compact, compareBytes, parseJson, type Json } from '../../json.js';
 import { ContextError, osFailure } from '../../errors.js';
 import * as fs from '../fs.js';
 import { versionOf } from '../hash.js';
-import { readManifest } from '../engine/v1/manifest.js';
+import { readManifest, termPath } from '../engine/v1/manifest.js';
 import { isV1Manifest } from '../engine/v1/manifest.js';
 import { readPackHeads } from '../engine/v1/load.js';
 import { PackCheck } from '../engine/v1/pack-check.js';
@@ -117,10 +117,10 @@ export function cacheStatus(cacheDir: string, options: StatusOptions): StatusRep
     skipped.sort((a, b) => compareBytes(a.path, b.path));
     const { documents } = readPackHeads(cacheDir, manifest);
     const diff = compare(new Map(documents.map((d) => [d.path, d.version])), found);
-    // A damaged pack (not what the manifest records) makes the cache not current, whatever
-    // its sources: a rebuild with --force writes it anew.
+    // A damaged pack or term file (not what the manifest records) makes the cache not
+    // current, whatever its sources: a rebuild with --force writes it anew.
     const check = new PackCheck(cacheDir, stateOf(cacheDir));
-    const damaged = manifest.packs.filter((p) => !check.isIntact(p)).length;
+    const damaged = manifest.packs.filter((p) => !check.isIntact(p)).length + manifest.terms.filter((f) => !check.isIntact(f, termPath(f.sha256))).length;
     return {
       cacheVersion: manifest.cacheVersion,
       engine: 'v1',

@@ -1,4 +1,4 @@
-// `context build --engine v1`: sources -> cache format 17. Every source is read, checked and
+// `context build --engine v1`: sources -> cache format 18. Every source is read, checked and
 // analyzed before anything is written; the cache is then written into a temporary sibling
 // and swapped into place (../../store/staging.ts), so a failed build leaves nothing behind
 // and an old cache stays whole until the new one is. Files that cannot be documents (not
@@ -44,6 +44,8 @@ import {
   type PackRecord,
   PACKS_DIR,
   readManifest,
+  termPath,
+  type TermRecord,
 } from './manifest.js';
 import type { LocalPack, PackInput } from './packs.js';
 import { PackCheck } from './pack-check.js';
@@ -118,11 +120,11 @@ interface OldPack {
   /** Its first document, in the old cache's numbering. */
   readonly first: number;
   /** Its head (read to learn old versions, or to re-encode the pack), and its whole bytes (to re-encode it). */
-  head: { readonly head: PackHead; readonly previous: PreviousIndex } | null;
+  head: { readonly head: PackHead; readonly previous: PreviousIndex; readonly bytes: Uint8Array } | null;
   bytes: Buffer | null;
 }
 
-/** The cache being replaced, when it can be reused: format 17 with the same build_config. */
+/** The cache being replaced, when it can be reused: format 18 with the same build_config. */
 interface OldCache {
   readonly top: ManifestTop;
   readonly packs: readonly OldPack[];
@@ -152,9 +154,9 @@ function readStateOf(cache: string): BuildState | null {
 }
 
 /** Whether every pack is a regular file of its recorded size (their bytes are checked when read). */
-function packsMatch(cache: string, packs: readonly FileRecord[]): boolean {
-  for (const p of packs) {
-    const st = fs.statOrNull(join(cache, packPath(p.sha256)));
+function filesMatch(cache: string, files: readonly FileRecord[], pathOf: (sha256: string) => string): boolean {
+  for (const p of files) {
+    const st = fs.statOrNull(join(cache, pathOf(p.sha256)));
     if (st === null || !st.isFile() || st.size !== p.bytes) return false;
   }
   return true;
@@ -164,9 +166,9 @@ function packsMatch(cache: string, packs: readonly FileRecord[]): boolean {
  * Whether every pack is a regular file of its recorded size last modified before the state
  * file was written (./pack-check.ts): then none was written since, and none needs reading.
  */
-function packsUnwritten(cache: string, packs: readonly FileRecord[], writtenNs: bigint): boolean {
-  for (const p of packs) {
-    const st = fs.statBigOrNull(join(cache, packPath(p.sha256)));
+function filesUnwritten(cache: string, files: readonly FileRecord[], pathOf: (sha256: string) => string, writtenNs: bigint): boolean {
+  for (const p of files) {
+    const st = fs.statBigOrNull(join(cache, pathOf(p.sha256)));
     if (st === null || !st.isFile() || st.size !== BigInt(p.bytes) || st.mtimeNs >= writtenNs) return false;
   }
   return true;
@@ -180,7 +182,7 @@ function stateVouches(cache: string, state: BuildState, configSha256: string, so
   const h = state.header;
   if (h.configSha256 !== configSha256 || h.sourceRoot !== sourceRoot || h.label !== label) return false;
   try {
-    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && packsUnwritten(cache, h.packs, state.writtenNs);
+    return sha256Hex(fs.readFile(join(cache, MANIFEST_FILE))) === h.manifestSha256 && filesUnwritten(cache, h.packs, packPath, state.writtenNs) && filesUnwritten(cache, h.terms, termPath, state.writtenNs);
   } catch {
     return false;
   }
@@ -192,7 +194,7 @@ async function openOldCache(cache: string, configKey: string, state: BuildState 
     const manifestSha256 = sha256Hex(manifestBytes);
     const top = readManifest(manifestBytes.toString('utf8'));
     if (Array.isArray(top) || canonical(top.buildConfig) !== configKey) return null;
-    if (computeCacheVersion(top.buildConfig, top.packs) !== top.cacheVersion || !packsMatch(cache, top.packs)) return null;
+    if (computeCacheVersion(top.buildConfig, top.packs) !== top.cacheVersion || !filesMatch(cache, top.packs, packPath) || !filesMatch(cache, top.terms, termPath)) return null;
     // The state written with exactly this manifest lists its documents' paths, in order:
     // no pack need be opened to know which document is where. Otherwise the heads say.
     const mine = state !== null && state.header.manifestSha256 === manifestSha256 && state.header.cacheVersion === top.cacheVersion ? state : null;
@@ -255,7 +257,7 @@ async function oldHead(cache: string, old: OldCache, k: number): Promise<NonNull
   } catch (err) {
     throw damaged(`${name}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  pack.head = { head, previous: new PreviousIndex(head.index) };
+  pack.head = { head, previous: new PreviousIndex(head.index), bytes };
   return pack.head;
 }
 
@@ -477,6 +479,8 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // without beginning it (a file that is not UTF-8 ended the chunk before), which sorts its own.
     const order = old === null ? undefined : new (await import('../../index/build-index.js')).TermOrder(batches.map((b) => b.dictionary));
     const packs: PackRecord[] = [];
+    /** Each pack's number in the old cache when linked from it, else -1. */
+    const linkedPack: number[] = [];
     /** Each pack of the new cache: its bytes, null for a pack linked from the old cache, or 'written' (./early-packs.ts). */
     const packWrites: { readonly name: string; readonly chunks: readonly Uint8Array[] | null | 'written' }[] = [];
     const inputOf = async (d: NewDocument): Promise<PackInput> => {
@@ -509,6 +513,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
               // Linked, never read: only if it is intact (a damaged pack is never carried over).
               if (!old.check.isIntact(p.record)) throw damaged(`${packPath(p.record.sha256)} is not the recorded pack`);
               packs.push(p.record);
+              linkedPack.push(k);
               packWrites.push({ name: packPath(p.record.sha256), chunks: null });
               s += n;
               continue;
@@ -518,6 +523,7 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         const local = localAt.get(s);
         if (local !== undefined) {
           packs.push(local.record);
+          linkedPack.push(-1);
           const name = packPath(local.record.sha256);
           if (early?.has(name) === true) {
             packWrites.push({ name, chunks: 'written' }); // while the analysis ran: the same head and contents
@@ -548,10 +554,43 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
         }
         const encoded = encodePack(inputs, order);
         packs.push(encoded.record);
+        linkedPack.push(-1);
         packWrites.push({ name: packPath(encoded.record.sha256), chunks: encoded.chunks });
       }
     } catch (err) {
       throw err instanceof ContextError || err instanceof OldCacheDamaged ? err : osFailure(err, { op: 'read', role: 'cache', subject: o.cache });
+    }
+    // The term files (./segments.ts): each segment's of the old cache whose packs are these
+    // exactly, intact, is linked; every other is made from its packs' heads as it is written.
+    const segments = await import('./segments.js');
+    const segmentPlan: { readonly first: number; readonly count: number; readonly linked: TermRecord | null }[] = [];
+    {
+      const lastPaths: string[] = [];
+      let d = 0;
+      for (const p of packs) {
+        d += p.documents;
+        lastPaths.push((documents[d - 1] as NewDocument).path);
+      }
+      const oldTerms = new Map<string, TermRecord>();
+      if (old !== null) {
+        let k = 0;
+        for (const t of old.top.terms) {
+          oldTerms.set(old.top.packs.slice(k, k + t.packs).map((p) => p.head.sha256).join(','), t);
+          k += t.packs;
+        }
+      }
+      let first = 0;
+      for (const count of segments.segmentSizes(lastPaths)) {
+        const linked = oldTerms.get(packs.slice(first, first + count).map((p) => p.head.sha256).join(',')) ?? null;
+        segmentPlan.push({ first, count, linked: linked !== null && (old as OldCache).check.isIntact(linked, termPath(linked.sha256)) ? linked : null });
+        first += count;
+      }
+    }
+    // A term file made anew of packs linked from the old cache is made from their heads as
+    // those packs record them: checked here (a damaged one: a full build instead).
+    for (const s of segmentPlan) {
+      if (s.linked !== null) continue;
+      for (let i = s.first; i < s.first + s.count; i++) if ((linkedPack[i] as number) >= 0) await oldHead(o.cache, old as OldCache, linkedPack[i] as number);
     }
     const cacheVersion = computeCacheVersion(config, packs);
     const unitCount = packs.reduce((n, p) => n + p.units, 0);
@@ -571,29 +610,34 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
     // the manifest (the packs are linked), with the same cache_version. Leave it; refresh the stamps so the next
     // build trusts them (unless the state already holds exactly these, all trusted, and no
     // pack needed hashing: the steady state). A damaged pack is written anew.
-    const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot && old.top.label === label && packs.every((p) => old.check.isIntact(p));
+    const intact = old !== null && old.top.cacheVersion === cacheVersion && old.sourceRoot === sourceRoot && old.top.label === label && packs.every((p) => old.check.isIntact(p)) &&
+      segmentPlan.length === old.top.terms.length && segmentPlan.every((s, i) => s.linked === old.top.terms[i]);
     if (old !== null && intact) {
       // (A pack hashed whole and found intact is trusted again once the state is written after it.)
       const steady = old.recorded !== null && trusted.length === documents.length && documents.length === old.paths.length && old.check.hashed === 0;
       if (!steady) o.beforeWrite?.();
-      if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, label, unitCount, bytes: bytesStored, packs }, docPaths, docStamps);
+      if (!steady) writeStateQuietly(o.cache, { configSha256, cacheVersion, manifestSha256: old.manifestSha256, sourceRoot, label, unitCount, bytes: bytesStored, packs, terms: old.top.terms }, docPaths, docStamps);
       report({ phase: 'done', files: files.length, filesTotal: files.length, bytes: bytesStored });
       return summary(true);
     }
 
-    const manifest = manifestText({
-      cacheVersion,
-      buildConfig: config,
-      createdAt: o.createdAt,
-      sourceRoot,
-      label,
-      documentCount: documents.length,
-      packs,
-    });
     report({ phase: 'write', files: files.length, filesTotal: files.length, bytes: bytesStored });
+    // A full build's term files whose packs were all written early are made now, into the
+    // same staging directory, on this thread and a worker (./segments.ts makeTermFiles).
+    const madeEarly = new Map<number, TermRecord>();
     if (early !== null) {
       await early.settle();
       early.prune(new Set(packWrites.map((w) => w.name)));
+      const ready: number[] = [];
+      segmentPlan.forEach((s, i) => {
+        if (s.linked === null && packWrites.slice(s.first, s.first + s.count).every((w) => w.chunks === 'written')) ready.push(i);
+      });
+      try {
+        const records = await segments.makeTermFiles(early.dir, packs, ready.map((i) => segmentPlan[i] as { first: number; count: number }), o.threads ?? 1);
+        ready.forEach((i, j) => madeEarly.set(i, records[j] as TermRecord));
+      } catch (err) {
+        throw err instanceof ContextError ? err : osFailure(err, { op: 'write', role: 'cache', subject: o.cache });
+      }
     }
     o.beforeWrite?.();
     writeCacheAtomically(
@@ -605,10 +649,45 @@ export async function buildCacheV1(o: V1BuildOptions): Promise<V1BuildSummary> {
           if (w.chunks === null) fs.linkOrCopy(join(o.cache, w.name), join(temp, w.name));
           else fs.createFileFrom(join(temp, w.name), w.chunks);
         }
+        // Each term file made, written and let go before the next (at 100,000 documents
+        // they hold ~0.4 GB).
+        const terms: TermRecord[] = [];
+        for (const [i, s] of segmentPlan.entries()) {
+          const madeHere = madeEarly.get(i);
+          if (madeHere !== undefined) {
+            terms.push(madeHere); // written above
+            continue;
+          }
+          if (s.linked !== null) {
+            fs.linkOrCopy(join(o.cache, termPath(s.linked.sha256)), join(temp, termPath(s.linked.sha256)));
+            terms.push(s.linked);
+            continue;
+          }
+          // Its packs' heads: those linked, as checked above; the others read back from the new
+          // cache (a thread that made a pack kept only its record).
+          const made = segments.encodeSegment(packs.slice(s.first, s.first + s.count).map((record, i) => {
+            const k = linkedPack[s.first + i] as number;
+            const checked = k >= 0 ? ((old as OldCache).packs[k] as OldPack).head : null;
+            return checked === null ? { record, ...segments.headAt(temp, record) } : { record, head: checked.bytes, index: checked.head.index };
+          }));
+          const name = termPath(made.record.sha256);
+          if (fs.lstatOrNull(join(temp, name)) === null) fs.createFileFrom(join(temp, name), [made.bytes]);
+          terms.push(made.record);
+        }
+        const manifest = manifestText({
+          cacheVersion,
+          buildConfig: config,
+          createdAt: o.createdAt,
+          sourceRoot,
+          label,
+          documentCount: documents.length,
+          packs,
+          terms,
+        });
         fs.writeFile(join(temp, MANIFEST_FILE), manifest);
         // The state's time must be later than every pack's (./pack-check.ts).
         fs.waitForNextFileTime(temp);
-        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, label, unitCount, bytes: bytesStored, packs }, docPaths, docStamps));
+        fs.writeFile(join(temp, STATE_FILE), stateText({ configSha256, cacheVersion, manifestSha256: sha256Hex(manifest), sourceRoot, label, unitCount, bytes: bytesStored, packs, terms }, docPaths, docStamps));
       },
       o.force, // without --force, a cache another build put there meanwhile is not replaced
       early?.handOver(),

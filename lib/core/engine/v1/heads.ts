@@ -10,8 +10,9 @@ import { ContextError, osFailure } from '../../../errors.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { scopedIndex, type IndexReader } from '../../index/index-format.js';
-import { decodeHead, type FileRecord, packPath, type PackHead, type PackRecord, type PackedDocument } from './manifest.js';
+import { compareU8, scopedIndex, type IndexReader, type ScopedTerm } from '../../index/index-format.js';
+import { decodeHead, decodeLead, type FileRecord, type ManifestTop, packPath, type PackHead, type PackRecord, type PackedDocument } from './manifest.js';
+import { readQueryReads } from './segments.js';
 
 const invalid = (detail: string): ContextError => new ContextError('cache_invalid', detail);
 
@@ -119,6 +120,32 @@ function readEach(dir: string, packs: readonly PackRecord[], first: number, keys
     joinDocuments(documents, head.documents);
     readers.push(head.index);
   });
+}
+
+/**
+ * What a query of the terms whose UTF-8 bytes are `keys` reads of the cache at `dir` whose
+ * manifest is `top`: from the term files (./segments.ts), each pack's lead (its documents,
+ * unit rows and strings) and those terms' postings, every byte checked against its record —
+ * the documents and, per pack, an index holding those terms alone: the bytes readHeads
+ * makes of the whole heads for `keys`. No pack is opened. The first failure met is thrown.
+ */
+export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uint8Array[]): Heads {
+  const sorted: Uint8Array[] = [];
+  for (const key of [...keys].sort(compareU8)) if (sorted.length === 0 || compareU8(sorted[sorted.length - 1] as Uint8Array, key) !== 0) sorted.push(key);
+  const { leads, found } = readQueryReads(dir, top.terms, top.packs, sorted);
+  const documents: PackedDocument[] = [];
+  const readers: IndexReader[] = [];
+  top.packs.forEach((record, k) => {
+    let head: PackHead;
+    try {
+      head = decodeLead(leads[k] as Uint8Array, record, found[k] as ScopedTerm[], k, record.head.bytes);
+    } catch (err) {
+      throw invalid(`index: the lead of ${packPath(record.sha256)}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    joinDocuments(documents, head.documents);
+    readers.push(head.index);
+  });
+  return { documents, readers };
 }
 
 /** Appends the next pack's documents to `documents`, which must stay sorted and distinct across packs. */

@@ -1,13 +1,15 @@
 // Opens a v1 cache for answering queries without reading its documents' contents:
 // the manifest is checked (shape, cache_version recomputed from the packs' heads), every
 // pack must be there with its recorded size, and each pack's head (its document list and
-// index) is read and must match the size and sha256 the manifest records. A document's
+// index) is read and must match the size and sha256 the manifest records — or, loaded for
+// one query, each pack's lead and that query's terms' postings from the term files, every
+// block checked against its record (./heads.ts readQueryHeads, ./segments.ts). A document's
 // content is read only when selected, from its pack (opened then and kept open, at most
 // OPEN_PACKS at a time, its size checked again), and re-hashed against its version, so a
 // damaged cache yields cache_invalid, never a wrong answer.
 // A pack is named by its hash: one opened after a rebuild swapped the cache directory
 // holds the same bytes, or is gone (cache_invalid, as for any missing pack). The heads are
-// read and checked by ./heads.ts, for a large cache loaded for one query partly on a worker
+// read and checked by ./heads.ts, for a large cache loaded whole partly on a worker
 // (loadV1Parallel).
 
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { PackedIndex, POSTINGS_KEPT, type UnitIndex } from '../../index/packed-index.js';
 import { computeCacheVersion, type FileRecord, packPath, type PackRecord, readManifest, type ManifestTop, type PackedDocument, type V1Manifest } from './manifest.js';
-import { joinDocuments, openPack, readHeads, type Heads } from './heads.js';
+import { joinDocuments, openPack, readHeads, readQueryHeads, type Heads } from './heads.js';
 
 export interface V1Cache {
   readonly manifest: V1Manifest;
@@ -87,7 +89,7 @@ function checkedTop(manifestText: string, parsed?: { readonly value: unknown }):
  */
 export function loadV1(dir: string, manifestText: string, parsed?: { readonly value: unknown }, terms?: readonly string[]): V1Cache {
   const top = checkedTop(manifestText, parsed);
-  return cacheOf(dir, top, readPackHeads(dir, top, terms === undefined ? undefined : terms.map((t) => UTF8.encode(t))), terms);
+  return cacheOf(dir, top, terms === undefined ? readPackHeads(dir, top) : readQueryHeads(dir, top, terms.map((t) => UTF8.encode(t))), terms);
 }
 
 /** The loaded cache of manifest `top` whose heads are `heads` (for `terms` alone, when given). */
@@ -184,27 +186,29 @@ interface HeadsReply {
 }
 
 /**
- * As loadV1 (with `terms`: a cache loaded for one query; without: whole, as a server keeps
- * it), with the later packs' heads read and checked on a worker thread when there are at
- * least `minBytes` of heads (PARALLEL_HEAD_BYTES) and `threads` is 2 or more: the same checks
+ * As loadV1 (with `terms`: a cache loaded for one query, on this thread; without: whole, as
+ * a server keeps it, with the later packs' heads read and checked on a worker thread when
+ * there are at least `minBytes` of heads (PARALLEL_HEAD_BYTES) and `threads` is 2 or more): the same checks
  * on the same bytes, the same cache, and the same failure a sequential load reports (this
  * thread's packs come first, and it reports its own before the worker's).
  */
 export async function loadV1Parallel(dir: string, manifestText: string, parsed: { readonly value: unknown } | undefined, terms: readonly string[] | undefined, threads: number, minBytes = PARALLEL_HEAD_BYTES): Promise<V1Cache> {
   const top = checkedTop(manifestText, parsed);
-  const keys = terms === undefined ? undefined : terms.map((t) => UTF8.encode(t));
+  // One query reads its terms' postings from the term files and each pack's lead, a few
+  // percent of the heads: on one thread.
+  if (terms !== undefined) return cacheOf(dir, top, readQueryHeads(dir, top, terms.map((t) => UTF8.encode(t))), terms);
   const total = top.packs.reduce((n, p) => n + p.head.bytes, 0);
-  if (HEADS_WORKER_URL === null || threads < 2 || top.packs.length < 2 || total < minBytes) return cacheOf(dir, top, readPackHeads(dir, top, keys), terms);
+  if (HEADS_WORKER_URL === null || threads < 2 || top.packs.length < 2 || total < minBytes) return cacheOf(dir, top, readPackHeads(dir, top), terms);
   let split = 0;
   for (let bytes = 0; split < top.packs.length - 1 && bytes < total * MAIN_SHARE; split++) bytes += (top.packs[split] as PackRecord).head.bytes;
-  const worker = new Worker(HEADS_WORKER_URL, { workerData: { dir, packs: top.packs.slice(split), first: split, keys: keys ?? null } });
+  const worker = new Worker(HEADS_WORKER_URL, { workerData: { dir, packs: top.packs.slice(split), first: split, keys: null } });
   const reply = new Promise<HeadsReply>((resolve) => {
     worker.once('message', (r: HeadsReply) => resolve(r));
     worker.once('error', (err) => resolve({ documents: [], indexes: [], error: errorData(new ContextError('internal_error', `heads worker: ${String(err)}`)) }));
   });
   let mine: Heads;
   try {
-    mine = readHeads(dir, top.packs.slice(0, split), 0, keys);
+    mine = readHeads(dir, top.packs.slice(0, split), 0);
   } catch (err) {
     void worker.terminate();
     throw err;

@@ -1,9 +1,11 @@
-// Cache format 17 (engine v1): a small manifest and the documents in content-addressed pack
+// Cache format 18 (engine v1): a small manifest and the documents in content-addressed pack
 // files, each pack self-contained: its documents, their index and their contents.
 //
 //   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
-//                   label (only when the build was given one), document_count, files.packs [{bytes, sha256, documents, units, head:
-//                   {bytes, sha256}}] in path order of their documents
+//                   label (only when the build was given one), document_count, files.packs
+//                   [{bytes, sha256, documents, units, head: {bytes, sha256}}] in path order
+//                   of their documents, files.terms [{bytes, sha256, packs, top: {bytes,
+//                   sha256}}] in the same order
 //   packs/<sha256>.pack
 //                   named by the sha256 of its bytes: a head, then the contents.
 //                   head = "CTXPACK3", u32 length of the list, the list (compact JSON
@@ -11,6 +13,12 @@
 //                   order, offsets from the end of the head), zero padding to a multiple
 //                   of 4, the pack's index (../../index/index-format.ts, its documents
 //                   numbered in list order). Each distinct content of the pack once.
+//   packs/<sha256>.terms
+//                   named by the sha256 of its bytes: what a query reads of a segment of
+//                   consecutive packs — each one's lead (its head up to the index's
+//                   dictionary) and their dictionaries merged, with their postings
+//                   (./segments.ts, ../../index/term-file.ts); it follows from those
+//                   packs' heads.
 //
 // Why: everything a pack holds follows from its own documents (which documents it holds
 // follows from their paths and sizes, ./packs.ts), so a rebuild after a few edits
@@ -27,7 +35,7 @@
 import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { IndexReader } from '../../index/index-format.js';
+import { IndexReader, indexLeadBytes, scopedFromLead, type ScopedTerm } from '../../index/index-format.js';
 import { EARLIER_FORMATS, FORMAT_VERSION, parseBuildConfig, type V1Config } from './config.js';
 import { isLabel } from './label.js';
 
@@ -36,6 +44,10 @@ export const PACKS_DIR = 'packs';
 export const CACHE_FILES: readonly string[] = [MANIFEST_FILE, PACKS_DIR];
 /** The cache-relative path of the pack whose bytes hash to `sha256` (hex). */
 export const packPath = (sha256: string): string => `${PACKS_DIR}/${sha256}.pack`;
+/** The manifest's list of term files (files.terms); they are kept beside the packs. */
+export const TERMS_KEY = 'terms';
+/** The cache-relative path of the term file whose bytes hash to `sha256` (hex). */
+export const termPath = (sha256: string): string => `${PACKS_DIR}/${sha256}.terms`;
 /** Not part of the cache's identity, but allowed in it: the build state (./state.ts). */
 export const OPTIONAL_FILES: readonly string[] = ['build-state.json'];
 
@@ -54,6 +66,12 @@ export interface PackRecord extends FileRecord {
   /** Units its index holds (documents, or sections). */
   readonly units: number;
   readonly head: FileRecord;
+}
+
+/** A term file as the manifest lists it: the file, how many packs it covers (the next ones), its top. */
+export interface TermRecord extends FileRecord {
+  readonly packs: number;
+  readonly top: FileRecord;
 }
 
 /** A document as a pack's head lists it; `offset` counts from the end of the head. */
@@ -85,6 +103,8 @@ export interface ManifestTop {
   readonly label: string | null;
   readonly documentCount: number;
   readonly packs: readonly PackRecord[];
+  /** The term files, in order: each covers the next `packs` packs (./segments.ts). */
+  readonly terms: readonly TermRecord[];
 }
 
 /** The manifest with every pack's documents, as the heads list them. */
@@ -109,6 +129,7 @@ export function manifestText(m: Omit<ManifestTop, 'config'>): string {
     document_count: m.documentCount,
     files: {
       [PACKS_DIR]: m.packs.map((p) => ({ bytes: p.bytes, sha256: p.sha256, documents: p.documents, units: p.units, head: { bytes: p.head.bytes, sha256: p.head.sha256 } })),
+      [TERMS_KEY]: m.terms.map((t) => ({ bytes: t.bytes, sha256: t.sha256, packs: t.packs, top: { bytes: t.top.bytes, sha256: t.top.sha256 } })),
     },
   });
 }
@@ -127,7 +148,7 @@ export function isPackRecord(r: unknown): r is PackRecord {
   return isCount(o['documents']) && isCount(o['units']) && isFileRecord(o['head']) && o['head'].bytes <= r.bytes;
 }
 
-/** Whether a parsed manifest declares an engine v1 cache (format 17), which this engine reads. */
+/** Whether a parsed manifest declares an engine v1 cache (format 18), which this engine reads. */
 export function isV1Manifest(manifest: unknown): boolean {
   return isObject(manifest) && isObject(manifest['build_config']) && manifest['build_config']['engine'] === 'v1';
 }
@@ -148,6 +169,7 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
   const config = parseBuildConfig(m['build_config']);
   if (typeof config === 'string') problems.push(config);
   const packs = examineFields(m, problems);
+  const terms = examineTerms(m, packs.length, problems);
   if (problems.length > 0 || typeof config === 'string') return problems;
   return {
     cacheVersion: m['cache_version'] as string,
@@ -158,7 +180,31 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
     label: (m['label'] ?? null) as string | null,
     documentCount: m['document_count'] as number,
     packs,
+    terms,
   };
+}
+
+/** What format 18 adds to examineFields' checks: the term files, which cover the `packs` packs once, in order. */
+function examineTerms(m: Record<string, unknown>, packs: number, problems: string[]): TermRecord[] {
+  const files = isObject(m['files']) ? m['files'] : {};
+  const list = files[TERMS_KEY];
+  const terms: TermRecord[] = [];
+  if (!Array.isArray(list)) {
+    problems.push(`files.${TERMS_KEY} is not a list`);
+    return terms;
+  }
+  let covered = 0;
+  list.forEach((r: unknown, k) => {
+    const o = r as Record<string, unknown>;
+    if (!isFileRecord(r) || !isCount(o['packs']) || o['packs'] === 0 || !isFileRecord(o['top']) || o['top'].bytes > r.bytes) {
+      problems.push(`files.${TERMS_KEY}[${k}] is not {bytes, sha256, packs, top: {bytes, sha256}}`);
+      return;
+    }
+    covered += o['packs'];
+    terms.push({ bytes: r.bytes, sha256: r.sha256, packs: o['packs'], top: { bytes: o['top'].bytes, sha256: o['top'].sha256 } });
+  });
+  if (problems.length === 0 && covered !== packs) problems.push(`files.${TERMS_KEY} do not cover the packs once`);
+  return terms;
 }
 
 /**
@@ -264,6 +310,46 @@ const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
  * as stored; the head's size: offsets in the pack file). Throws a message.
  */
 export function decodeHead(head: Uint8Array, record: PackRecord, pack = 0, base = 0): PackHead {
+  const { documents, indexAt } = decodeDocumentList(head, record, pack, base);
+  let index: IndexReader;
+  try {
+    index = new IndexReader(head.subarray(indexAt));
+  } catch (err) {
+    if (err instanceof IndexFormatError) throw new Error(`index: ${err.message}`);
+    throw err;
+  }
+  return { documents, index: checkedIndex(index, documents, record) };
+}
+
+/**
+ * Decodes a pack's lead (its head up to the index's dictionary, as a term file holds it) as
+ * decodeHead does its head, with the same checks: its documents, and an index of its units
+ * holding the terms `found` (distinct, in byte order) with their postings (read from the
+ * term files, ./segments.ts). Throws a message.
+ */
+export function decodeLead(lead: Uint8Array, record: PackRecord, found: readonly ScopedTerm[], pack = 0, base = 0): PackHead {
+  const { documents, indexAt } = decodeDocumentList(lead, record, pack, base);
+  let index: IndexReader;
+  try {
+    const rest = lead.subarray(indexAt);
+    if (indexLeadBytes(rest) !== rest.length) throw new IndexFormatError('the lead does not end where its index\'s dictionary begins');
+    index = scopedFromLead(rest, found);
+  } catch (err) {
+    if (err instanceof IndexFormatError) throw new Error(`index: ${err.message}`);
+    throw err;
+  }
+  return { documents, index: checkedIndex(index, documents, record) };
+}
+
+/** `index`, checked to count the head's documents and the record's units. */
+function checkedIndex(index: IndexReader, documents: readonly PackedDocument[], record: PackRecord): IndexReader {
+  if (index.docCount !== documents.length) throw new Error('index: document count differs from the head');
+  if (index.unitCount !== record.units) throw new Error('index: unit count differs from the manifest');
+  return index;
+}
+
+/** A head's (or lead's) document list, checked as decodeHead says, and where its index begins. */
+function decodeDocumentList(head: Uint8Array, record: PackRecord, pack: number, base: number): { documents: PackedDocument[]; indexAt: number } {
   const buf = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (buf.length < HEAD_MAGIC.length + 4 || !buf.subarray(0, HEAD_MAGIC.length).equals(HEAD_MAGIC)) throw new Error('not a pack head');
   const n = buf.readUInt32LE(HEAD_MAGIC.length);
@@ -300,14 +386,5 @@ export function decodeHead(head: Uint8Array, record: PackRecord, pack = 0, base 
     else if (seen.offset !== doc.offset || seen.bytes !== bytes) throw new Error(`content of ${path} is packed twice`);
     documents.push(doc);
   }
-  let index: IndexReader;
-  try {
-    index = new IndexReader(buf.subarray(indexAt));
-  } catch (err) {
-    if (err instanceof IndexFormatError) throw new Error(`index: ${err.message}`);
-    throw err;
-  }
-  if (index.docCount !== documents.length) throw new Error('index: document count differs from the head');
-  if (index.unitCount !== record.units) throw new Error('index: unit count differs from the manifest');
-  return { documents, index };
+  return { documents, indexAt };
 }

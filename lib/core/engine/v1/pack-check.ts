@@ -39,10 +39,13 @@ export class PackCheck {
     this.writtenNs = state?.writtenNs ?? null;
   }
 
-  /** Whether the pack of `record` is a regular file of its size, written before the state or hashing to its name. */
-  isIntact(record: FileRecord): boolean {
+  /**
+   * Whether the pack of `record` (or the file at cache-relative `name`: a term file) is a
+   * regular file of its size, written before the state or hashing to its name.
+   */
+  isIntact(record: FileRecord, name = packPath(record.sha256)): boolean {
     if (this.intact.has(record.sha256)) return true;
-    const path = join(this.cache, packPath(record.sha256));
+    const path = join(this.cache, name);
     try {
       const st = fs.statBigOrNull(path);
       if (st === null || !st.isFile() || st.size !== BigInt(record.bytes)) return false;

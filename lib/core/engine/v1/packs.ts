@@ -18,13 +18,18 @@ import type { PreviousIndex } from './previous.js';
 export const PACK_CUT_BITS = 5;
 export const PACK_MAX_BYTES = 8 * 1024 * 1024;
 
-export function cutsPack(path: string): boolean {
+/** The 32-bit FNV-1a hash of `path`'s UTF-16 code units (where packs and segments end). */
+export function pathHash(path: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < path.length; i++) {
     h ^= path.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> (32 - PACK_CUT_BITS) === 0;
+  return h >>> 0;
+}
+
+export function cutsPack(path: string): boolean {
+  return pathHash(path) >>> (32 - PACK_CUT_BITS) === 0;
 }
 
 /** Whether a pack whose last document is at `path`, holding `contentBytes`, ends there. */

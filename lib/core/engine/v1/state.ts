@@ -39,6 +39,8 @@ export interface StateHeader {
   /** Total bytes of the documents. */
   readonly bytes: number;
   readonly packs: readonly { readonly bytes: number; readonly sha256: string }[];
+  /** The term files (./segments.ts). */
+  readonly terms: readonly { readonly bytes: number; readonly sha256: string }[];
 }
 
 /**
@@ -53,7 +55,7 @@ export function stateText(header: StateHeader, paths: readonly string[], stamps:
     `{"config_sha256":${jsonString(header.configSha256)},"cache_version":${jsonString(header.cacheVersion)},` +
     `"manifest_sha256":${jsonString(header.manifestSha256)},"source_root":${header.sourceRoot === null ? 'null' : jsonString(header.sourceRoot)},` +
     (header.label === null ? '' : `"label":${jsonString(header.label)},`) +
-    `"unit_count":${header.unitCount},"bytes":${header.bytes},"packs":[${header.packs.map(record).join(',')}]` +
+    `"unit_count":${header.unitCount},"bytes":${header.bytes},"packs":[${header.packs.map(record).join(',')}],"terms":[${header.terms.map(record).join(',')}]` +
     `${SOURCES_KEY}${sourcesLine(paths, stamps)}}`
   );
 }
@@ -113,13 +115,14 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
   const packs = v['packs'];
+  const terms = v['terms'];
   const sourceRoot = v['source_root'];
   const label = v['label'] ?? null;
   if (
     (label !== null && typeof label !== 'string') ||
     typeof v['config_sha256'] !== 'string' || typeof v['cache_version'] !== 'string' || typeof v['manifest_sha256'] !== 'string' ||
     (sourceRoot !== null && typeof sourceRoot !== 'string') || !isCount(v['unit_count']) || !isCount(v['bytes']) ||
-    !Array.isArray(packs) || !packs.every(isFileRecord)
+    !Array.isArray(packs) || !packs.every(isFileRecord) || !Array.isArray(terms) || !terms.every(isFileRecord)
   ) {
     return null;
   }
@@ -132,6 +135,7 @@ export function readState(text: string, writtenNs: bigint): BuildState | null {
     unitCount: v['unit_count'],
     bytes: v['bytes'],
     packs,
+    terms,
   };
   return { header, sources: text.slice(at + SOURCES_KEY.length, -1), writtenNs };
 }

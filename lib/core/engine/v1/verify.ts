@@ -1,8 +1,9 @@
-// `context verify` for cache format 17: every invariant, each reported by name.
-//   manifest         manifest.json parses, has format 17's shape and a build_config this
+// `context verify` for cache format 18: every invariant, each reported by name.
+//   manifest         manifest.json parses, has format 18's shape and a build_config this
 //                    engine implements; the packs' documents are in path order across packs
 //   cache_version    equals the hash recomputed from build_config and the packs' heads
-//   documents_exist  every pack (packs/<sha256>.pack) is a regular file of the recorded size
+//   documents_exist  every pack (packs/<sha256>.pack) and term file (packs/<sha256>.terms) is
+//                    a regular file of the recorded size
 //   pack             every pack hashes to the recorded sha256 (its name)
 //   document_hashes  every document's bytes hash to its version and are UTF-8
 //   index            every pack's head has the recorded size and sha256, and its document
@@ -10,6 +11,10 @@
 //   index_rebuild    every pack's index equals the index rebuilt from its documents
 //                    (analysis, sections, token counts, postings): the index is what the
 //                    documents say
+//   term_files       the packs are cut into segments by the rule (./segments.ts); each term
+//                    file hashes to the recorded sha256 (its name), its top has the recorded
+//                    size and sha256, and it equals the term file made again from its packs'
+//                    heads (their leads, dictionaries and postings), byte for byte
 //   no_orphans       the cache directory holds nothing but manifest.json and packs/ (and
 //                    the build state, a hint for incremental builds: ./state.ts); packs/
 //                    nothing but the packs the manifest lists
@@ -25,7 +30,8 @@ import type { IndexReader } from '../../index/index-format.js';
 import { analyzeCorpus } from './analyze-corpus.js';
 import { analyzedDocuments } from './assemble.js';
 import { indexOfUnits } from './packs.js';
-import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, decodeHead, encodeHead, MANIFEST_FILE, packPath, PACKS_DIR, type PackHead, readManifest } from './manifest.js';
+import { CACHE_FILES, OPTIONAL_FILES, computeCacheVersion, decodeHead, encodeHead, MANIFEST_FILE, type ManifestTop, packPath, PACKS_DIR, type PackHead, readManifest, termPath } from './manifest.js';
+import { encodeSegment, segmentSizes } from './segments.js';
 
 export const V1_CHECK_NAMES = [
   'manifest',
@@ -35,6 +41,7 @@ export const V1_CHECK_NAMES = [
   'document_hashes',
   'index',
   'index_rebuild',
+  'term_files',
   'no_orphans',
 ] as const;
 export type V1CheckName = (typeof V1_CHECK_NAMES)[number];
@@ -87,7 +94,7 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
 
   // packs/: exactly the listed packs, each a regular file of its size hashing to its name,
   // its head as recorded and decoding whole.
-  const listed = new Set(manifest.packs.map((p) => packPath(p.sha256)));
+  const listed = new Set([...manifest.packs.map((p) => packPath(p.sha256)), ...manifest.terms.map((t) => termPath(t.sha256))]);
   const packsDir = fs.lstatOrNull(join(dir, PACKS_DIR));
   if (packsDir !== null && packsDir.isDirectory()) {
     let inside: string[];
@@ -175,7 +182,55 @@ export async function verifyV1(dir: string, threads = 1): Promise<V1VerifyReport
       });
     }
   }
+  const whole = packsReadable && headsUsable;
+  checkTermFiles(dir, manifest, packsHere, whole ? heads : null, whole ? heads.map((h) => (h.head.documents[h.head.documents.length - 1] as { path: string }).path) : null, fail);
   return report(manifest.cacheVersion, problems);
+}
+
+/**
+ * The term_files check (and documents_exist for the term files): segments as the rule cuts
+ * them (after packs whose last documents are at `lastPaths`), each file whole and as
+ * recorded, and equal to the one its packs' heads make (`heads`: every pack's; both null
+ * when a pack could not be read).
+ */
+function checkTermFiles(dir: string, manifest: ManifestTop, packsHere: boolean, heads: readonly { readonly head: PackHead; readonly bytes: Buffer }[] | null, lastPaths: readonly string[] | null, fail: (check: V1CheckName, detail: string) => void): void {
+  // Where the rule ends segments: after each pack's last path, as the heads list them.
+  if (lastPaths !== null && segmentSizes(lastPaths).join(',') !== manifest.terms.map((t) => t.packs).join(',')) {
+    fail('term_files', 'the term files do not cover the segments the packs\' paths make');
+  }
+  let first = 0;
+  for (const t of manifest.terms) {
+    const name = termPath(t.sha256);
+    const st = packsHere ? fs.lstatOrNull(join(dir, name)) : null;
+    const packs = manifest.packs.slice(first, first + t.packs);
+    const from = first;
+    first += t.packs;
+    if (st === null || !st.isFile() || st.size !== t.bytes) {
+      fail('documents_exist', st === null || !st.isFile() ? `${name} is missing` : `${name} does not have the recorded size`);
+      fail('term_files', `${name}: not checked: it is unusable`);
+      continue;
+    }
+    const bytes = readOrNull(dir, name);
+    if (bytes === null || sha256Hex(bytes) !== t.sha256) {
+      fail('term_files', `${name} does not hash to the recorded sha256`);
+      continue;
+    }
+    if (t.top.bytes > bytes.length || sha256Hex(bytes.subarray(0, t.top.bytes)) !== t.top.sha256) {
+      fail('term_files', `${name}: its top does not match the recorded size and sha256`);
+      continue;
+    }
+    if (heads === null) {
+      fail('term_files', `${name}: not compared with its packs: a pack is unusable`);
+      continue;
+    }
+    const again = encodeSegment(packs.map((record, i) => {
+      const h = heads[from + i] as { readonly head: PackHead; readonly bytes: Buffer };
+      return { record, head: h.bytes, index: h.head.index };
+    }));
+    if (again.record.sha256 !== t.sha256 || again.record.top.sha256 !== t.top.sha256 || again.record.top.bytes !== t.top.bytes) {
+      fail('term_files', `${name}: differs from the term file made again from its packs' heads`);
+    }
+  }
 }
 
 /**

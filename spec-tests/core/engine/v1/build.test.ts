@@ -12,12 +12,12 @@ import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
 import { resolveText } from '../../../../lib/core/operations/api.js';
 import { namesIn, snapshot } from '../v0/fixture.js';
 import { BIN } from '../../../mcp/spawn-server.js';
-import { IndexReader } from '../../../../lib/core/index/index-format.js';
+import { IndexReader, indexLeadBytes } from '../../../../lib/core/index/index-format.js';
 import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packBytes, packedBytes, packFile, rawManifestOf, sha256, versionOf } from './fixture.js';
 
 /** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
 const FILE_CONFIG = {
-  version: '17',
+  version: '18',
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',
@@ -55,7 +55,7 @@ t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields
   t.equal(raw.created_at, CREATED_AT);
   t.equal(raw.source_root, '../src', 'the sources as seen from the cache directory');
   t.equal(raw.document_count, 3);
-  t.same(Object.keys(raw.files), ['packs']);
+  t.same(Object.keys(raw.files), ['packs', 'terms']);
   const docs = [
     { path: 'Guide.md', content: 'Install the guide' },
     { path: 'b.md', content: 'beta text' },
@@ -70,6 +70,16 @@ t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields
   t.same(Object.keys(record), ['bytes', 'sha256', 'documents', 'units', 'head']);
   const head = pack.subarray(0, record.head.bytes);
   t.same(record, { bytes: pack.length, sha256: sha256(pack), documents: 3, units: 3, head: { bytes: head.length, sha256: sha256(head) } }, 'each pack: its size, the sha256 it is named by, its counts, its head');
+  // Format 18: one segment here (three paths, none ends one), so one term file, made from the pack's head.
+  const terms = (raw.files as unknown as { terms: { bytes: number; sha256: string; packs: number; top: { bytes: number; sha256: string } }[] }).terms;
+  t.equal(terms.length, 1, 'one term file for the one segment');
+  const termBytes = readFileSync(join(cache, 'packs', `${terms[0]!.sha256}.terms`));
+  t.same(terms[0], { bytes: termBytes.length, sha256: sha256(termBytes), packs: 1, top: { bytes: terms[0]!.top.bytes, sha256: sha256(termBytes.subarray(0, terms[0]!.top.bytes)) } }, 'a term file: its size, the sha256 it is named by, how many packs, its top');
+  t.equal(termBytes.subarray(0, 8).toString('latin1'), 'CTXTERMS', 'the term file\'s magic');
+  // Right after its top, the pack's lead: its head up to the index's dictionary.
+  const h0 = headOf(pack, record.head.bytes);
+  const leadBytes = h0.indexAt + indexLeadBytes(h0.index);
+  t.same(termBytes.subarray(terms[0]!.top.bytes, terms[0]!.top.bytes + leadBytes), head.subarray(0, leadBytes), 'the pack\'s lead, copied after the top');
   const h = headOf(pack, record.head.bytes);
   t.same(h.list, [['Guide.md', versionOf('Install the guide'), 0, 17], ['b.md', versionOf('beta text'), 17, 9], ['sub/c.mdx', versionOf('gamma'), 26, 5]], 'the head lists [path, version, offset, bytes], offsets after the head');
   t.equal(h.indexAt % 4, 0, 'the index starts 4-byte aligned');
@@ -78,7 +88,7 @@ t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields
   const cv = expectedCacheVersion(FILE_CONFIG, raw.files.packs);
   t.equal(raw.cache_version, cv, 'sha256 of compact {"build_config", "packs": [head sha256, ...]}');
   t.same(summary, { cacheVersion: cv, documentCount: 3, unitCount: 3, skipped: [], reused: 0, analyzed: 3, unchanged: false, formats: { md: 3 } });
-  t.same(namesIn(join(cache, 'packs')), raw.files.packs.map((p) => `${p.sha256}.pack`).sort(), 'packs/ holds the listed packs, nothing else');
+  t.same(namesIn(join(cache, 'packs')), [...raw.files.packs.map((p) => `${p.sha256}.pack`), ...terms.map((f) => `${f.sha256}.terms`)].sort(), 'packs/ holds the listed packs and term files, nothing else');
   for (const d of docs) t.equal(packedBytes(cache, d.path).toString('utf8'), d.content, `${d.path}: its range of its pack holds its bytes`);
 });
 

@@ -57,8 +57,8 @@ t.test('a full build on two threads: its cache lists every pack it holds, and no
   const options = { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] };
   const cache = join(dir, 'cache');
   await dist.buildCacheV1({ sources: src, cache, force: false, createdAt: '1970-01-01T00:00:00Z', threads: 2, options });
-  const manifest = JSON.parse(readFileSync(join(cache, 'manifest.json'), 'utf8')) as { files: { packs: { sha256: string }[] } };
-  t.same(readdirSync(join(cache, 'packs')).sort(), manifest.files.packs.map((p) => `${p.sha256}.pack`).sort(), 'the packs directory holds exactly the listed packs');
+  const manifest = JSON.parse(readFileSync(join(cache, 'manifest.json'), 'utf8')) as { files: { packs: { sha256: string }[]; terms: { sha256: string }[] } };
+  t.same(readdirSync(join(cache, 'packs')).sort(), [...manifest.files.packs.map((p) => `${p.sha256}.pack`), ...manifest.files.terms.map((f) => `${f.sha256}.terms`)].sort(), 'the packs directory holds exactly the listed packs and term files');
   t.same(namesIn(dir), ['cache', 'src'], 'no staging directory left');
 
   // A build its caller may end before it writes (beforeWrite: the MCP server's background

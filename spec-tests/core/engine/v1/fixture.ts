@@ -33,6 +33,12 @@ export interface PackRecordJson extends FileRecordJson {
   head: FileRecordJson;
 }
 
+/** A term file as the manifest lists it (format 18). */
+export interface TermRecordJson extends FileRecordJson {
+  packs: number;
+  top: FileRecordJson;
+}
+
 /** manifest.json as written. */
 export interface RawManifestJson {
   cache_version: string;
@@ -40,7 +46,7 @@ export interface RawManifestJson {
   created_at: string;
   source_root: string | null;
   document_count: number;
-  files: { packs: PackRecordJson[] };
+  files: { packs: PackRecordJson[]; terms: TermRecordJson[] };
 }
 
 /** A document as its pack's head lists it; `offset` here counts from the start of the pack file. */

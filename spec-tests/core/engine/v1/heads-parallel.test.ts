@@ -1,7 +1,8 @@
-// Checks docs/engine.md "What is checked, and when": a cold resolve of a large cache reads and
-// checks the later packs' heads on a worker thread (lib/core/engine/v1/load.ts
-// loadV1Parallel, heads-worker.ts) — the same checks on the same bytes, the same cache, and
-// the failure a sequential load reports, whichever thread met it. The worker runs compiled
+// Checks docs/engine.md "What is checked, and when": a whole load of a large cache (as the
+// MCP server keeps it) reads and checks the later packs' heads on a worker thread
+// (lib/core/engine/v1/load.ts loadV1Parallel, heads-worker.ts) — the same checks on the same
+// bytes, the same cache, and the failure a sequential load reports, whichever thread met it;
+// a one-query load reads the packs' leads and the term files on its own thread. The worker runs compiled
 // JavaScript, so the worker path is exercised through dist/ (npm test builds it first); from
 // the TypeScript sources the loader checks every head on its own thread.
 import t, { type Test } from 'tap';
@@ -88,14 +89,31 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
     return 'no failure';
   };
   const terms = queryTermsV1('rollback');
+  const before = dist.loadV1(cache, text, undefined, terms);
+  const answer = compact(distResolve.resolveV1(before, 'rollback', 600, 'answer', { explain: false }));
+  before.close();
   const last = heads.length - 1;
   damageHead(heads[last] as { offset: number; pack: string });
-  const lastFails = await failureOf(() => dist.loadV1(cache, text, undefined, terms));
-  t.match(lastFails, /^cache_invalid: index: the head of packs\/.* does not match the manifest$/, 'the last pack damaged: a sequential load refuses it');
-  t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, terms, 2, 0)), lastFails, 'the worker met it: the same failure');
-  t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0)), lastFails, 'and in a whole load');
+  // A one-query load reads no head (its leads and postings come from the term files), so it
+  // answers as before; a whole load reads it and refuses it.
+  const oneQuery = dist.loadV1(cache, text, undefined, terms);
+  t.equal(compact(distResolve.resolveV1(oneQuery, 'rollback', 600, 'answer', { explain: false })), answer, 'the last pack\'s head damaged: a one-query load answers as before, from bytes it checked');
+  oneQuery.close();
+  const lastFails = await failureOf(() => dist.loadV1(cache, text));
+  t.match(lastFails, /^cache_invalid: index: the head of packs\/.* does not match the manifest$/, 'the last pack damaged: a sequential whole load refuses it');
+  t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0)), lastFails, 'the worker met it: the same failure');
   damageHead(heads[0] as { offset: number; pack: string });
-  const firstFails = await failureOf(() => dist.loadV1(cache, text, undefined, terms));
-  t.not(firstFails, lastFails, 'the first pack damaged too: a sequential load meets that one first');
-  t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, terms, 2, 0)), firstFails, 'this thread met the first one, the worker the last: the first is reported');
+  const firstFails = await failureOf(() => dist.loadV1(cache, text));
+  t.not(firstFails, lastFails, 'the first pack damaged too: a sequential whole load meets that one first');
+  t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0)), firstFails, 'this thread met the first one, the worker the last: the first is reported');
+  // A term file's copy of the first pack's lead (a byte of its first document's path, right
+  // after the top): a one-query load refuses it.
+  const top = readManifest(text);
+  if (Array.isArray(top)) throw new Error('manifest');
+  const termFile = join(cache, 'packs', `${(top.terms[0] as { sha256: string }).sha256}.terms`);
+  const bytes = readFileSync(termFile);
+  const at = (top.terms[0] as { top: { bytes: number } }).top.bytes + 14;
+  bytes[at] = (bytes[at] as number) ^ 0x01;
+  writeFileSync(termFile, bytes);
+  t.match(await failureOf(() => dist.loadV1(cache, text, undefined, terms)), /^cache_invalid: index: a lead in packs\/.*\.terms does not match its top$/, 'a lead damaged in a term file: a one-query load refuses it');
 });

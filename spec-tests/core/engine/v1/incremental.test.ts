@@ -157,7 +157,7 @@ t.test('a damaged old cache is not reused: the rebuild is a full one, and correc
   const { src, cache, fresh } = await fixture(t);
   await build(src, cache, false);
   // A byte of the pack's head (its document list and index) changed in place.
-  const [name] = readdirSync(join(cache, 'packs'));
+  const name = readdirSync(join(cache, 'packs')).find((n) => n.endsWith('.pack'));
   const pack = join(cache, 'packs', name as string);
   const bytes = readFileSync(pack);
   bytes[20] = (bytes[20] as number) ^ 0x20;
@@ -165,6 +165,21 @@ t.test('a damaged old cache is not reused: the rebuild is a full one, and correc
   const summary = await build(src, cache, true);
   t.equal(summary.reused, 0);
   t.same(bytesOf(cache), await fresh());
+});
+
+t.test('docs/engine.md "Cache format 18": a damaged term file is never linked: the rebuild makes it again from its packs, and is a full build byte for byte', async (t) => {
+  const { src, cache, fresh } = await fixture(t);
+  await build(src, cache, false);
+  const names = readdirSync(join(cache, 'packs')).filter((n) => n.endsWith('.terms'));
+  t.ok(names.length >= 1, 'the cache has a term file');
+  const file = join(cache, 'packs', names[0] as string);
+  const bytes = readFileSync(file);
+  bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0x20;
+  writeFileSync(file, bytes);
+  const summary = await build(src, cache, true);
+  t.equal(summary.reused, summary.documentCount, 'every document reused: the packs are whole');
+  t.equal(summary.unchanged, false, 'but the cache was written again');
+  t.same(bytesOf(cache), await fresh(), 'byte for byte a full build');
 });
 
 t.test('a pack damaged in place (same size) is never copied from: the rebuild starts over as a full build, and is correct', async (t) => {
@@ -291,9 +306,14 @@ t.test('docs/engine.md "Rebuilding": the recorded stamps are compared as written
   // An edit: the result is a full build's, byte for byte.
   appendFileSync(join(src, 'guide.md'), 'One more line.\n');
   const edited = await mocked.buildCacheV1(opts);
-  t.same([edited.unchanged, edited.analyzed, calls.heads], [false, 1, 2], 'one analyzed; only its pack opened');
   const full = join(src, '..', 'full');
   await build(src, full, false);
+  // Its pack opened for its old version, then the old heads of the other packs of its
+  // segment, read and checked to make that segment's term file again (./segments.ts; the
+  // new pack's head is read back from the new cache): no other pack.
+  const fullManifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8')) as { files: { terms: { packs: number }[] } };
+  t.equal(fullManifest.files.terms.length, 1, 'the fixture is one segment');
+  t.same([edited.unchanged, edited.analyzed, calls.heads], [false, 1, 1 + (fullManifest.files.terms[0] as { packs: number }).packs], 'one analyzed; only its pack and its segment\'s other packs opened');
   t.same(bytesOf(cache), bytesOf(full), 'the same files as a full build, byte for byte');
 });
 

@@ -1,10 +1,12 @@
 // Checks lib/core/engine/v1/load.ts's load for one query ("Cold resolve near the process
 // floor: read only what the query needs", Builds at native speed on real text, What to build
 // item 6): `context resolve` loads a v1 cache holding only the postings of its query's terms
-// (index-format.ts scopedIndex). Every answer must be byte for byte the answer of a cache
-// loaded whole — every format, both budget scopes, budgets that omit and merge units — a
-// damaged head is still refused (each head is still hashed whole), and a cache loaded for one
-// query refuses to answer another rather than rank on postings it does not hold.
+// (format 18: each pack's lead and the query's terms' postings from the term files,
+// ./segments.ts). Every answer must be byte for byte the answer of a cache loaded whole —
+// every format, both budget scopes, budgets that omit and merge units — a damaged byte it
+// reads is refused, a damaged byte it does not read changes nothing it answers (a whole load
+// refuses it; verify names it), and a cache loaded for one query refuses to answer another
+// rather than rank on postings it does not hold.
 import t from 'tap';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +59,7 @@ t.test('load.ts: a cache loaded for one query answers it byte for byte as a cach
   t.equal(compared, 120, '120 random queries, budgets, formats and scopes: the same bytes');
 });
 
-t.test('load.ts: a cache loaded for one query refuses another; a damaged head is refused as before', async (t) => {
+t.test('load.ts: a cache loaded for one query refuses another; damage it reads is refused, damage it does not read changes nothing', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'ctx-query-load-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   corpus(join(root, 'src'));
@@ -69,17 +71,33 @@ t.test('load.ts: a cache loaded for one query refuses another; a damaged head is
   const err = t.throws(() => engine.resolve('rollback timeout', 500)) as unknown;
   t.ok(err instanceof ContextError && err.code === 'internal_error', 'another query is refused, never answered from missing postings');
   engine.close();
-  // One byte of a head's dictionary (far from the document list) flipped: the head no longer
-  // hashes to its record, whichever query the cache is loaded for.
+  // One byte of a head flipped: the head no longer hashes to its record. A one-query load
+  // reads the term files (each pack's lead and its terms' postings, copied there), not the
+  // heads: the same answer. A whole load (the MCP server's) hashes the head: cache_invalid.
   const top = readManifest(readFileSync(join(cache, 'manifest.json'), 'utf8'));
   if (Array.isArray(top)) throw new Error('manifest');
   const record = top.packs[1];
   if (record === undefined) throw new Error('a second pack');
+  const before = resolveText(cache, 'rollback', 500);
   const file = join(cache, 'packs', `${record.sha256}.pack`);
   const bytes = readFileSync(file);
   const at = Math.floor(record.head.bytes * 0.7);
   bytes[at] = (bytes[at] as number) ^ 0x20;
   writeFileSync(file, bytes);
+  t.equal(resolveText(cache, 'rollback', 500), before, 'a one-query load: the same answer, from the bytes it checked');
+  const whole = t.throws(() => resolveText(cache, 'rollback', 500, 'json', new CacheMemo())) as unknown;
+  t.ok(whole instanceof ContextError && whole.code === 'cache_invalid', 'a whole load: cache_invalid');
+  // One byte of that pack's lead as its segment's term file holds it (right after the top,
+  // after the leads of the packs before it): a one-query load refuses it.
+  const terms = top.terms[0];
+  if (terms === undefined || terms.packs < 2) throw new Error('fixture: the first two packs in one segment');
+  const termFile = join(cache, 'packs', `${terms.sha256}.terms`);
+  const tf = readFileSync(termFile);
+  const first = top.packs[0];
+  if (first === undefined) throw new Error('a first pack');
+  const at2 = terms.top.bytes + 100 + Math.floor(first.head.bytes / 100); // inside the first pack's lead, or the second's
+  tf[at2] = (tf[at2] as number) ^ 0x20;
+  writeFileSync(termFile, tf);
   const damaged = t.throws(() => resolveText(cache, 'rollback', 500)) as unknown;
-  t.ok(damaged instanceof ContextError && damaged.code === 'cache_invalid', 'cache_invalid');
+  t.ok(damaged instanceof ContextError && damaged.code === 'cache_invalid', 'a byte of a lead in a term file: cache_invalid');
 });

@@ -271,6 +271,7 @@ t.test('engine.md: order uses the printed binary32 value — binary64 difference
       documentCount: 2,
       documents: [doc('a.md'), doc('b.md')],
       packs: [{ bytes: 1, sha256: '', documents: 2, units: 2, head: { bytes: 0, sha256: '' } }],
+      terms: [],
     },
     index,
     terms: null,

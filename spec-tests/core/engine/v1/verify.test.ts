@@ -14,8 +14,9 @@ import { join } from 'node:path';
 import { resolveText, verifyText } from '../../../../lib/core/operations/api.js';
 import { V1_CHECK_NAMES, verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
 import { IndexReader } from '../../../../lib/core/index/index-format.js';
+import { encodeSegment } from '../../../../lib/core/engine/v1/segments.js';
 import { run } from '../../../cli/harness.js';
-import { computeCacheVersion } from '../../../../lib/core/engine/v1/manifest.js';
+import { computeCacheVersion, decodeHead } from '../../../../lib/core/engine/v1/manifest.js';
 import type { Json } from '../../../../lib/json.js';
 import { buildV1, documentsOf, headOf, packFile, rawManifestOf, sha256, versionOf, type RawManifestJson } from './fixture.js';
 
@@ -73,8 +74,21 @@ function forgeHead(c: string, edit: (h: { list: Entry[]; index: Buffer }) => { l
   const pack = Buffer.concat([head, old.subarray(record.head.bytes)]);
   rmSync(pack0(c));
   writeFileSync(join(c, 'packs', `${sha256(pack)}.pack`), pack);
+  const forged = { bytes: pack.length, sha256: sha256(pack), documents: list.length, units: record.units, head: { bytes: head.length, sha256: sha256(head) } };
+  // The term file made again from the forged head, when it decodes: what a forger who
+  // knows the format writes (then only what the edit broke is left to find).
+  let terms = m.files.terms;
+  try {
+    const made = encodeSegment([{ record: forged, head, index: decodeHead(head, forged).index }]);
+    rmSync(join(c, 'packs', `${terms[0]!.sha256}.terms`));
+    writeFileSync(join(c, 'packs', `${made.record.sha256}.terms`), made.bytes);
+    terms = [made.record];
+  } catch {
+    // A head that does not decode makes no term file: the old one stays.
+  }
   editManifest(c, (m) => {
-    m.files.packs[0] = { bytes: pack.length, sha256: sha256(pack), documents: list.length, units: record.units, head: { bytes: head.length, sha256: sha256(head) } };
+    m.files.packs[0] = forged;
+    m.files.terms = terms;
     m.document_count = list.length;
   }, true);
 }
@@ -129,9 +143,9 @@ const config = (edit: (cfg: Record<string, unknown>) => void) => (c: string) =>
 const sub = (key: string, edit: (o: Record<string, unknown>) => void) => (cfg: Record<string, unknown>) => edit(cfg[key] as Record<string, unknown>);
 
 /** A pack unusable (missing, resized): nothing in it can be checked. */
-const PACK_GONE = ['documents_exist', 'pack', 'document_hashes', 'index', 'index_rebuild'];
+const PACK_GONE = ['documents_exist', 'pack', 'document_hashes', 'index', 'index_rebuild', 'term_files'];
 /** A head that does not decode: its documents cannot be read, nor its index rebuilt. */
-const HEAD_BAD = ['document_hashes', 'index', 'index_rebuild'];
+const HEAD_BAD = ['document_hashes', 'index', 'index_rebuild', 'term_files'];
 
 const BREAKAGES: readonly Breakage[] = [
   // packs/
@@ -143,10 +157,11 @@ const BREAKAGES: readonly Breakage[] = [
   { name: 'packs/ replaced by a file', fails: [...PACK_GONE, 'no_orphans'], resolve: 'cache_invalid', apply: (c) => { rmSync(join(c, 'packs'), { recursive: true }); writeFileSync(join(c, 'packs'), 'x'); } },
   { name: 'a stray file in packs/', fails: ['no_orphans'], resolve: 'intact', apply: (c) => writeFileSync(join(c, 'packs', `${sha256('stray')}.pack`), 'stray') },
   { name: 'a pack renamed to another hash, the manifest recording that hash', fails: ['pack'], resolve: 'intact', apply: misnamePack },
-  // a pack's head, damaged in place
-  { name: 'a byte of a pack\'s index changed', fails: ['pack', 'document_hashes', 'index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(pack0(c), index0(c) + 70) },
-  { name: 'a byte of a pack\'s document list changed', fails: ['pack', 'document_hashes', 'index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(pack0(c), 14) },
-  { name: 'a pack\'s magic changed', fails: ['pack', 'document_hashes', 'index', 'index_rebuild'], resolve: 'cache_invalid', apply: (c) => flipByte(pack0(c), 0) },
+  // a pack's head, damaged in place: a query reads the term files (the packs' leads and
+  // postings are copied there) and the documents' bytes, not the heads
+  { name: 'a byte of a pack\'s index changed', fails: ['pack', 'document_hashes', 'index', 'index_rebuild', 'term_files'], resolve: 'intact', apply: (c) => flipByte(pack0(c), index0(c) + 70) },
+  { name: 'a byte of a pack\'s document list changed', fails: ['pack', 'document_hashes', 'index', 'index_rebuild', 'term_files'], resolve: 'intact', apply: (c) => flipByte(pack0(c), 14) },
+  { name: 'a pack\'s magic changed', fails: ['pack', 'document_hashes', 'index', 'index_rebuild', 'term_files'], resolve: 'intact', apply: (c) => flipByte(pack0(c), 0) },
   // a pack's head, forged (pack renamed, records and cache_version agreeing)
   { name: 'an index truncated, forged', fails: HEAD_BAD, resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => b.subarray(0, b.length - 4)) },
   { name: 'an index with a bad magic, forged', fails: HEAD_BAD, resolve: 'cache_invalid', apply: (c) => forgeIndex(c, (b) => Buffer.concat([Buffer.from([0xff]), b.subarray(1)])) },
@@ -189,7 +204,7 @@ const BREAKAGES: readonly Breakage[] = [
   { name: 'source_root a number', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void ((m as unknown as Record<string, unknown>)['source_root'] = 1)) },
   // build_config values this engine does not implement (cache_version recomputed, so only the config is wrong)
   ...([
-    ['build_config version "18"', (cfg) => void (cfg['version'] = '18')],
+    ['build_config version "19"', (cfg) => void (cfg['version'] = '19')],
     ['build_config version "8" (a P.txt read beside its page P.html)', (cfg) => void (cfg['version'] = '8')],
     ['build_config version "9" (an HTML page\'s asides dropped inside its main region)', (cfg) => void (cfg['version'] = '9')],
     ['build_config version "7" (a Sphinx source copy, NAME.rst.txt, read as plain text)', (cfg) => void (cfg['version'] = '7')],
@@ -243,7 +258,7 @@ t.test('engine.md "What is checked": a freshly built cache passes every check, n
     const cache = join(dir, granularity);
     await buildV1(join(dir, 'src'), cache, { granularity });
     const report = await verifyV1(cache);
-    t.same(report.checks.map((c) => c.name), ['manifest', 'cache_version', 'documents_exist', 'pack', 'document_hashes', 'index', 'index_rebuild', 'no_orphans']);
+    t.same(report.checks.map((c) => c.name), ['manifest', 'cache_version', 'documents_exist', 'pack', 'document_hashes', 'index', 'index_rebuild', 'term_files', 'no_orphans']);
     t.equal(report.valid, true, granularity);
     t.equal(report.cacheVersion, rawManifestOf(cache).cache_version);
     const cli = await run(['verify', '--cache', cache, '--format', 'json']);
