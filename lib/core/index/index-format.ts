@@ -250,7 +250,9 @@ export function scopedIndex(reader: IndexReader, keys: readonly Uint8Array[]): I
     if (end < start || end > allPostings.length || end - start < 2 * count) throw new IndexFormatError('postings out of range');
     found.push({ term: termBlob.subarray(termOffsets[at] as number, termOffsets[at + 1] as number), count, postings: allPostings.subarray(start, end) });
   }
-  return scopedFromLead(reader.bytes.subarray(0, indexLeadBytes(reader.bytes)), found);
+  // The lead copied (a Buffer's slice would be a view): the whole index's bytes (a buffer
+  // its reader may use again) are let go.
+  return scopedFromLead(new Uint8Array(reader.bytes.subarray(0, indexLeadBytes(reader.bytes))), found);
 }
 
 /** A term of a scoped index: its UTF-8 bytes, its postings count and bytes as stored. */
@@ -281,7 +283,8 @@ export function indexLeadBytes(index: Uint8Array): number {
 /**
  * The index whose lead (header, unit rows, strings: `lead`, as stored) is given, holding
  * only the terms `found` (distinct, in UTF-8 byte order) with their postings as stored:
- * the bytes scopedIndex makes of the whole index for those terms.
+ * the bytes scopedIndex makes of the whole index for those terms. The reader keeps `lead`
+ * as it is (a view: not to be written to while the reader lives).
  */
 export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[]): IndexReader {
   let termBytes = 0;
@@ -291,12 +294,7 @@ export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[]): 
     postBytes += f.postings.length;
   }
   const dictLength = (found.length + 1) * 4 + termBytes;
-  const size = lead.length + sectionSize(dictLength) + sectionSize(found.length * 8) + sectionSize(postBytes);
-  const out = new ByteWriter(size);
-  out.bytes(lead);
-  if (out.length < 24) throw new IndexFormatError('index is truncated');
-  // The header's term count (after the magic and the format, document and unit counts).
-  new DataView(out.view8().buffer).setUint32(MAGIC_BYTES.length + 12, found.length, true);
+  const out = new ByteWriter(sectionSize(dictLength) + sectionSize(found.length * 8) + sectionSize(postBytes));
   out.u32(dictLength);
   let at = 0;
   for (const f of found) {
@@ -316,7 +314,7 @@ export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[]): 
   out.u32(postBytes);
   for (const f of found) out.bytes(f.postings);
   out.align();
-  return new IndexReader(out.view8());
+  return new IndexReader(lead, { tail: out.view8(), termCount: found.length });
 }
 
 /**
@@ -368,20 +366,29 @@ export class IndexReader extends UnitRows {
   private readonly stats: Uint32Array;
   private readonly postingBytes: Uint8Array;
 
-  /** The index's bytes as given (its sections are views of them). */
-  readonly bytes: Uint8Array;
+  #bytes: Uint8Array;
+  /** A scoped index's dictionary, stats and postings sections, apart from its lead (scopedFromLead). */
+  #tail: Uint8Array | null;
 
-  constructor(bytes: Uint8Array) {
+  /**
+   * The index in `bytes`; or, with `scoped`, the index whose header, unit rows and strings
+   * are `bytes` (a lead, as stored: its header's term count is the whole index's) and whose
+   * dictionary, stats and postings sections are `scoped.tail`, holding `scoped.termCount`
+   * terms (scopedFromLead: the lead is not copied).
+   */
+  constructor(bytes: Uint8Array, scoped?: { readonly tail: Uint8Array; readonly termCount: number }) {
     super();
-    this.bytes = bytes;
-    const r = new ByteReader(bytes);
+    this.#bytes = bytes;
+    this.#tail = scoped?.tail ?? null;
+    let r = new ByteReader(bytes);
     // Compared as bytes: damaged magic need not be UTF-8, and must still be IndexFormatError.
     if (compareU8(r.take(MAGIC_BYTES.length), MAGIC_BYTES) !== 0) throw new IndexFormatError('not an index file');
     const format = r.u32();
     if (format !== INDEX_FORMAT) throw new IndexFormatError(`unknown index format ${format}`);
     this.docCount = r.u32();
     this.unitCount = r.u32();
-    this.termCount = r.u32();
+    const termCount = r.u32();
+    this.termCount = scoped === undefined ? termCount : scoped.termCount;
     this.fieldCount = r.u32();
     if (r.u32() !== 0 || this.fieldCount === 0 || this.fieldCount > 16) throw new IndexFormatError('bad index header');
     const sums: number[] = [];
@@ -389,7 +396,7 @@ export class IndexReader extends UnitRows {
     this.lengthSums = sums;
     const sectionOf = (): ByteReader => {
       const n = r.u32();
-      const body = new ByteReader(bytes, r.pos, r.pos + n);
+      const body = new ByteReader(r.bytes, r.pos, r.pos + n);
       r.take(n);
       r.align();
       return body;
@@ -400,19 +407,39 @@ export class IndexReader extends UnitRows {
     const strings = sectionOf();
     this.stringOffsets = u32s(strings, this.unitCount + 1, 'strings');
     this.strings = strings.take(strings.end - strings.pos);
+    if (scoped !== undefined) {
+      if (r.pos !== bytes.length) throw new IndexFormatError('the lead does not end where its index\'s dictionary begins');
+      r = new ByteReader(scoped.tail);
+    }
     const dict = sectionOf();
     this.termOffsets = u32s(dict, this.termCount + 1, 'terms');
     this.termBlob = dict.take(dict.end - dict.pos);
     this.stats = u32s(sectionOf(), this.termCount * 2, 'term stats');
     const post = sectionOf();
     this.postingBytes = post.take(post.end - post.pos);
-    if (r.pos !== bytes.length) throw new IndexFormatError('trailing bytes after the index');
+    if (r.pos !== r.bytes.length) throw new IndexFormatError('trailing bytes after the index');
     for (let u = 0; u < this.unitCount; u++) {
       const at = u * words;
       if ((this.rows[at] as number) >= this.docCount || (this.rows[at + 1] as number) > (this.rows[at + 2] as number)) {
         throw new IndexFormatError(`unit ${u} is out of range`);
       }
     }
+  }
+
+  /**
+   * The index's bytes (its sections are views of them): as given, or for a scoped index
+   * its lead and sections joined, its header counting its own terms (made when first asked).
+   */
+  get bytes(): Uint8Array {
+    if (this.#tail !== null) {
+      const joined = new Uint8Array(this.#bytes.length + this.#tail.length);
+      joined.set(this.#bytes, 0);
+      joined.set(this.#tail, this.#bytes.length);
+      new DataView(joined.buffer).setUint32(MAGIC_BYTES.length + 12, this.termCount, true);
+      this.#bytes = joined;
+      this.#tail = null;
+    }
+    return this.#bytes;
   }
 
   /** The stored sections as they are (views, not copies; not to be written to). */

@@ -132,13 +132,13 @@ function readEach(dir: string, packs: readonly PackRecord[], first: number, keys
 export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uint8Array[]): Heads {
   const sorted: Uint8Array[] = [];
   for (const key of [...keys].sort(compareU8)) if (sorted.length === 0 || compareU8(sorted[sorted.length - 1] as Uint8Array, key) !== 0) sorted.push(key);
-  const { leads, found } = readQueryReads(dir, top.terms, top.packs, sorted);
   const documents: PackedDocument[] = [];
   const readers: IndexReader[] = [];
-  top.packs.forEach((record, k) => {
+  readQueryReads(dir, top.terms, top.packs, sorted, (k, lead, found) => {
+    const record = top.packs[k] as PackRecord;
     let head: PackHead;
     try {
-      head = decodeLead(leads[k] as Uint8Array, record, found[k] as ScopedTerm[], k, record.head.bytes);
+      head = decodeLead(lead, record, found, k, record.head.bytes);
     } catch (err) {
       throw invalid(`index: the lead of ${packPath(record.sha256)}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -152,23 +152,15 @@ export function headAt(dir: string, record: PackRecord): { head: Uint8Array; ind
   return { head, index: decodeHead(head, record).index };
 }
 
-/** What a query reads of the packs of a cache (./heads.ts readQueryHeads): per pack, its lead and its terms' postings. */
-export interface QueryReads {
-  /** Each pack's lead, checked. */
-  readonly leads: Uint8Array[];
-  /** Each pack's terms among the query's, in key order, with their postings as it stores them. */
-  readonly found: ScopedTerm[][];
-}
-
 /**
- * Each pack's lead, and the postings of the terms whose UTF-8 bytes are `keys` (sorted,
- * distinct) in every pack, from the term files of the cache at `dir`. Every byte used is
- * checked first (cache_invalid otherwise): each top against the manifest, its packs' head
- * sha256s against the manifest's, each lead and block against the top.
+ * What a query of the terms whose UTF-8 bytes are `keys` (sorted, distinct) reads of the
+ * cache at `dir`, from its term files: each pack's lead and, in key order, those of the
+ * terms it holds with their postings as it stores them, handed to `pack` in pack order
+ * (the lead is a view of its segment's leads, read into a buffer of their own). Every
+ * byte is checked first (cache_invalid otherwise): each top against the manifest, its packs'
+ * head sha256s against the manifest's, each lead and block against the top.
  */
-export function readQueryReads(dir: string, terms: readonly TermRecord[], packs: readonly PackRecord[], keys: readonly Uint8Array[]): QueryReads {
-  const leads: Uint8Array[] = [];
-  const found: ScopedTerm[][] = packs.map(() => []);
+export function readQueryReads(dir: string, terms: readonly TermRecord[], packs: readonly PackRecord[], keys: readonly Uint8Array[], pack: (k: number, lead: Uint8Array, found: readonly ScopedTerm[]) => void): void {
   let first = 0;
   for (const record of terms) {
     const name = termPath(record.sha256);
@@ -196,15 +188,17 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
       try {
         const top = new TermFileTop(topBytes);
         if (top.packs !== record.packs || top.fileBytes !== record.bytes || first + top.packs > packs.length) throw invalid(`index: ${name} does not describe itself as the manifest does`);
-        // The leads, back to back after the top: one read, each checked.
+        // The leads, back to back after the top: one read, each checked. The packs' indexes
+        // keep views of them (./heads.ts), so they are read into a buffer of their own.
         const leadsEnd = top.packs === 0 ? top.topBytes : top.lead(top.packs - 1).offset + top.lead(top.packs - 1).length;
-        const all = read(leadsEnd - top.topBytes, top.topBytes);
+        const scratch = read(leadsEnd - top.topBytes, top.topBytes);
+        const leads: Uint8Array[] = [];
         for (let p = 0; p < top.packs; p++) {
           if (Buffer.from((top.heads[p] as Uint8Array).buffer, (top.heads[p] as Uint8Array).byteOffset, 32).toString('hex') !== (packs[first + p] as PackRecord).head.sha256) {
             throw invalid(`index: ${name} is not the term file of its packs`);
           }
           const lead = top.lead(p);
-          const bytes = all.subarray(lead.offset - top.topBytes, lead.offset - top.topBytes + lead.length);
+          const bytes = scratch.subarray(lead.offset - top.topBytes, lead.offset - top.topBytes + lead.length);
           if (!sha256Bytes(bytes).equals(lead.sha256)) throw invalid(`index: a lead in ${name} does not match its top`);
           leads.push(bytes);
         }
@@ -219,11 +213,11 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
           if (postings !== null) hits.push({ key, postings });
         }
         const blocks = postingsBlocks(hits, top, read, name);
+        const found: ScopedTerm[][] = leads.map(() => []);
         for (const { key, postings } of hits) {
-          for (const p of postings) {
-            (found[first + p.pack] as ScopedTerm[]).push({ term: key, count: p.count, postings: slice(blocks, p.start, p.bytes) });
-          }
+          for (const p of postings) (found[p.pack] as ScopedTerm[]).push({ term: key, count: p.count, postings: slice(blocks, p.start, p.bytes) });
         }
+        for (let p = 0; p < top.packs; p++) pack(first + p, leads[p] as Uint8Array, found[p] as ScopedTerm[]);
       } catch (err) {
         if (err instanceof IndexFormatError) throw invalid(`index: ${name}: ${err.message}`);
         throw err;
@@ -234,7 +228,6 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
     first += record.packs;
   }
   if (first !== packs.length) throw invalid('manifest: the term files do not cover the packs');
-  return { leads, found };
 }
 
 /** The postings blocks `hits` need, read in runs and each checked: block number to bytes. */
