@@ -323,12 +323,13 @@ export function decodeHead(head: Uint8Array, record: PackRecord, pack = 0, base 
 
 /**
  * Decodes a pack's lead (its head up to the index's dictionary, as a term file holds it) as
- * decodeHead does its head, with the same checks: its documents, and an index of its units
- * holding the terms `found` (distinct, in byte order) with their postings (read from the
- * term files, ./segments.ts). Throws a message.
+ * decodeHead does its head, with its checks but two that reading a document makes anyway
+ * (each version's form, one range per content: decodeDocumentList): its documents, and an
+ * index of its units holding the terms `found` (distinct, in byte order) with their
+ * postings (read from the term files, ./segments.ts). Throws a message.
  */
 export function decodeLead(lead: Uint8Array, record: PackRecord, found: readonly ScopedTerm[], pack = 0, base = 0): PackHead {
-  const { documents, indexAt } = decodeDocumentList(lead, record, pack, base);
+  const { documents, indexAt } = decodeDocumentList(lead, record, pack, base, true);
   let index: IndexReader;
   try {
     const rest = lead.subarray(indexAt);
@@ -349,7 +350,7 @@ function checkedIndex(index: IndexReader, documents: readonly PackedDocument[], 
 }
 
 /** A head's (or lead's) document list, checked as decodeHead says, and where its index begins. */
-function decodeDocumentList(head: Uint8Array, record: PackRecord, pack: number, base: number): { documents: PackedDocument[]; indexAt: number } {
+function decodeDocumentList(head: Uint8Array, record: PackRecord, pack: number, base: number, reading = false): { documents: PackedDocument[]; indexAt: number } {
   const buf = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (buf.length < HEAD_MAGIC.length + 4 || !buf.subarray(0, HEAD_MAGIC.length).equals(HEAD_MAGIC)) throw new Error('not a pack head');
   const n = buf.readUInt32LE(HEAD_MAGIC.length);
@@ -376,14 +377,19 @@ function decodeDocumentList(head: Uint8Array, record: PackRecord, pack: number, 
     const version = e[1];
     const offset: number = e[2];
     const bytes: number = e[3];
-    if (!VERSION.test(version)) throw new Error(`bad version for ${path}`);
     if (prev !== null && compareBytes(prev, path) >= 0) throw new Error(`documents not sorted and distinct at ${path}`);
     prev = path;
     if (offset + bytes > contentBytes) throw new Error(`range of ${path} lies outside its pack`);
     const doc: PackedDocument = { path, version, pack, offset: base + offset, bytes };
-    const seen = ranges.get(version);
-    if (seen === undefined) ranges.set(version, doc);
-    else if (seen.offset !== doc.offset || seen.bytes !== bytes) throw new Error(`content of ${path} is packed twice`);
+    // What a reader need not check (`reading`): a document's bytes are hashed against its
+    // version whenever they are read, so a malformed version, or one content at two ranges,
+    // is refused then. A head's own checks (decodeHead: verify, rebuilds, a server's load) keep them.
+    if (!reading) {
+      if (!VERSION.test(version)) throw new Error(`bad version for ${path}`);
+      const seen = ranges.get(version);
+      if (seen === undefined) ranges.set(version, doc);
+      else if (seen.offset !== doc.offset || seen.bytes !== bytes) throw new Error(`content of ${path} is packed twice`);
+    }
     documents.push(doc);
   }
   return { documents, indexAt };
