@@ -62,8 +62,8 @@ export interface EncodedTermFile {
 export function encodeTermFile(packs: readonly TermFilePack[], sha256: (bytes: Uint8Array) => Uint8Array): EncodedTermFile {
   const k = packs.length;
   const m = mergeDictionaries(packs.map((p) => p.index.sections()), packs.map((p) => p.index.termCount));
-  const dictBytes = m.dict.view8();
-  const postBytes = m.post.view8();
+  const dictBytes = m.dict;
+  const postBytes = m.post;
   const dictBlocks = m.blockEnds.length;
   const postBlocks = Math.ceil(postBytes.length / POST_BLOCK);
   const top = new ByteWriter(64 + k * (2 * SHA_BYTES + 4) + dictBlocks * 44 + postBlocks * SHA_BYTES + m.firstTerms.length);
@@ -102,8 +102,8 @@ export function encodeTermFile(packs: readonly TermFilePack[], sha256: (bytes: U
 }
 
 interface Merged {
-  readonly dict: ByteWriter;
-  readonly post: ByteWriter;
+  readonly dict: Uint8Array;
+  readonly post: Uint8Array;
   readonly blockEnds: number[];
   readonly blockPost: number[];
   readonly firstTerms: ByteWriter;
@@ -202,8 +202,19 @@ function mergeDictionaries(sections: readonly IndexSections[], counts: readonly 
   }
   for (let i = (size >> 1) - 1; i >= 0; i--) down(i);
 
-  const dict = new ByteWriter(1 << 16);
-  const post = new ByteWriter(1 << 16);
+  // Written in place, into buffers of their final size or more: every pack's postings are
+  // copied once, so the postings take exactly their bytes; a dictionary entry at most its
+  // term, two varints and three per pack holding it.
+  let dictCap = 64;
+  let postBytes = 0;
+  for (let p = 0; p < k; p++) {
+    dictCap += (blobs[p] as Uint8Array).length + (counts[p] as number) * 25;
+    postBytes += (posts[p] as Uint8Array).length;
+  }
+  const d = new Uint8Array(dictCap);
+  let dl = 0;
+  const q = new Uint8Array(postBytes);
+  let ql = 0;
   const blockEnds: number[] = [];
   const blockPost: number[] = [0];
   const firstTerms = new ByteWriter(1 << 12);
@@ -237,13 +248,13 @@ function mergeDictionaries(sections: readonly IndexSections[], counts: readonly 
       else termAt(p);
       if (size > 0) down(0);
     }
-    if (dict.length === blockStart) {
+    if (dl === blockStart) {
       firstOffsets.push(firstTerms.length);
       firstTerms.range(b0, ts, te);
     }
-    dict.varint(te - ts);
-    dict.range(b0, ts, te);
-    dict.varint(n);
+    dl = writeVarint(d, dl, te - ts);
+    for (let i = ts; i < te; i++) d[dl++] = b0[i] as number;
+    dl = writeVarint(d, dl, n);
     let prev = 0;
     for (let i = 0; i < n; i++) {
       const p = holders[i] as number;
@@ -253,24 +264,39 @@ function mergeDictionaries(sections: readonly IndexSections[], counts: readonly 
       const start = st[t * 2] as number;
       const count = st[t * 2 + 1] as number;
       const end = t + 1 < (counts[p] as number) ? (st[t * 2 + 2] as number) : pb.length;
-      if (end < start || end > pb.length) throw new IndexFormatError('postings out of range');
-      dict.varint(p - prev);
+      if (end < start || end > pb.length || ql + end - start > q.length) throw new IndexFormatError('postings out of range');
+      dl = writeVarint(d, dl, p - prev);
+      dl = writeVarint(d, dl, count);
+      dl = writeVarint(d, dl, end - start);
       prev = p;
-      dict.varint(count);
-      dict.varint(end - start);
-      post.range(pb, start, end);
+      if (end - start > 32) q.set(pb.subarray(start, end), ql);
+      else for (let i = start; i < end; i++) q[ql + i - start] = pb[i] as number;
+      ql += end - start;
     }
     terms++;
-    if (dict.length - blockStart >= DICT_BLOCK) {
-      blockEnds.push(dict.length);
-      blockPost.push(post.length);
-      blockStart = dict.length;
+    if (dl - blockStart >= DICT_BLOCK) {
+      blockEnds.push(dl);
+      blockPost.push(ql);
+      blockStart = dl;
     }
   }
-  if (dict.length > blockStart) blockEnds.push(dict.length);
+  if (dl > blockStart) blockEnds.push(dl);
   else blockPost.pop();
   firstOffsets.push(firstTerms.length);
-  return { dict, post, blockEnds, blockPost, firstTerms, firstOffsets, terms };
+  // (A write past a typed array's end is dropped, not thrown: the bound is checked here.)
+  if (ql !== q.length || dl > d.length) throw new Error('mergeDictionaries: the buffers were sized wrong');
+  return { dict: d.subarray(0, dl), post: q, blockEnds, blockPost, firstTerms, firstOffsets, terms };
+}
+
+/** Writes `value` (a u32) as a varint at `at` of `out` (room checked by the caller): where it ends. */
+function writeVarint(out: Uint8Array, at: number, value: number): number {
+  let v = value;
+  while (v >= 0x80) {
+    out[at++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  out[at++] = v;
+  return at;
 }
 
 /** compareU8(a[as, ae), b[bs, be)) in place. */
