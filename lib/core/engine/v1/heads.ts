@@ -10,9 +10,8 @@ import { ContextError, osFailure } from '../../../errors.js';
 import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { compareU8, scopedIndex, type IndexReader, type ScopedTerm } from '../../index/index-format.js';
-import { decodeHead, decodeLead, type FileRecord, type ManifestTop, packPath, type PackHead, type PackRecord, type PackedDocument } from './manifest.js';
-import { readQueryReads } from './segments.js';
+import { scopedIndex, type IndexReader } from '../../index/index-format.js';
+import { decodeHead, type FileRecord, packPath, type PackHead, type PackRecord, type PackedDocument } from './manifest.js';
 
 const invalid = (detail: string): ContextError => new ContextError('cache_invalid', detail);
 
@@ -24,7 +23,15 @@ const readFailure = (err: unknown, dir: string): ContextError => osFailure(err, 
  * size: its descriptor (the caller closes it). cache_invalid when missing or resized.
  */
 export function openPack(dir: string, record: FileRecord): number {
-  const name = packPath(record.sha256);
+  return openCacheFile(dir, packPath(record.sha256), record.bytes);
+}
+
+/**
+ * Opens file `name` of the cache at `dir` (a pack or a term file) and checks it is a
+ * regular file of `bytes` bytes: its descriptor (the caller closes it). cache_invalid when
+ * missing or resized.
+ */
+export function openCacheFile(dir: string, name: string, bytes: number): number {
   let fd: number;
   try {
     fd = fs.openRead(join(dir, name));
@@ -35,7 +42,7 @@ export function openPack(dir: string, record: FileRecord): number {
   }
   try {
     const st = fs.fstat(fd);
-    if (!st.isFile() || st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
+    if (!st.isFile() || st.size !== bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
   } catch (err) {
     fs.closeFile(fd);
     throw err instanceof ContextError ? err : osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, name) });
@@ -120,32 +127,6 @@ function readEach(dir: string, packs: readonly PackRecord[], first: number, keys
     joinDocuments(documents, head.documents);
     readers.push(head.index);
   });
-}
-
-/**
- * What a query of the terms whose UTF-8 bytes are `keys` reads of the cache at `dir` whose
- * manifest is `top`: from the term files (./segments.ts), each pack's lead (its documents,
- * unit rows and strings) and those terms' postings, every byte checked against its record —
- * the documents and, per pack, an index holding those terms alone: the bytes readHeads
- * makes of the whole heads for `keys`. No pack is opened. The first failure met is thrown.
- */
-export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uint8Array[]): Heads {
-  const sorted: Uint8Array[] = [];
-  for (const key of [...keys].sort(compareU8)) if (sorted.length === 0 || compareU8(sorted[sorted.length - 1] as Uint8Array, key) !== 0) sorted.push(key);
-  const documents: PackedDocument[] = [];
-  const readers: IndexReader[] = [];
-  readQueryReads(dir, top.terms, top.packs, sorted, (k, lead, found) => {
-    const record = top.packs[k] as PackRecord;
-    let head: PackHead;
-    try {
-      head = decodeLead(lead, record, found, k, record.head.bytes);
-    } catch (err) {
-      throw invalid(`index: the lead of ${packPath(record.sha256)}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    joinDocuments(documents, head.documents);
-    readers.push(head.index);
-  });
-  return { documents, readers };
 }
 
 /** Appends the next pack's documents to `documents`, which must stay sorted and distinct across packs. */

@@ -3,7 +3,7 @@
 // pack must be there with its recorded size, and each pack's head (its document list and
 // index) is read and must match the size and sha256 the manifest records — or, loaded for
 // one query, each pack's lead and that query's terms' postings from the term files, every
-// block checked against its record (./heads.ts readQueryHeads, ./segments.ts). A document's
+// block checked against its record (./segments.ts readQueryHeads). A document's
 // content is read only when selected, from its pack (opened then and kept open, at most
 // OPEN_PACKS at a time, its size checked again), and re-hashed against its version, so a
 // damaged cache yields cache_invalid, never a wrong answer.
@@ -25,7 +25,8 @@ import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { PackedIndex, POSTINGS_KEPT, type UnitIndex } from '../../index/packed-index.js';
 import { computeCacheVersion, type FileRecord, packPath, type PackRecord, readManifest, type ManifestTop, type PackedDocument, type V1Manifest } from './manifest.js';
-import { joinDocuments, openPack, readHeads, readQueryHeads, type Heads } from './heads.js';
+import { joinDocuments, openPack, readHeads, type Heads } from './heads.js';
+import { readQueryHeads } from './segments.js';
 
 export interface V1Cache {
   readonly manifest: V1Manifest;

@@ -19,10 +19,11 @@ import { ContextError, type ErrorData, fromErrorData, osFailure } from '../../..
 import * as fs from '../../fs.js';
 import { sha256Bytes, sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { indexLeadBytes, type IndexReader, type ScopedTerm } from '../../index/index-format.js';
+import { compareU8, indexLeadBytes, type IndexReader, type ScopedTerm } from '../../index/index-format.js';
 import { encodeTermFile, findInBlock, POST_BLOCK, TermFileTop, type TermPostings } from '../../index/term-file.js';
 import { pathHash } from './packs.js';
-import { decodeHead, packPath, type PackRecord, termPath, type TermRecord } from './manifest.js';
+import { decodeHead, decodeLead, type ManifestTop, packPath, type PackHead, type PackRecord, type PackedDocument, termPath, type TermRecord } from './manifest.js';
+import { joinDocuments, openCacheFile, type Heads } from './heads.js';
 
 export const SEGMENT_CUT_BITS = 9;
 
@@ -164,17 +165,8 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
   let first = 0;
   for (const record of terms) {
     const name = termPath(record.sha256);
-    let fd: number;
+    const fd = openCacheFile(dir, name, record.bytes);
     try {
-      fd = fs.openRead(join(dir, name));
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') throw invalid(`documents_exist: ${name} is missing`);
-      throw osFailure(err, { op: 'read', role: 'cache', subject: dir });
-    }
-    try {
-      const st = fs.fstat(fd);
-      if (!st.isFile() || st.size !== record.bytes) throw invalid(`documents_exist: ${name} does not have the recorded size`);
       const read = (length: number, at: number): Buffer => {
         try {
           return fs.readAt(fd, length, at);
@@ -275,4 +267,30 @@ function slice(blocks: ReadonlyMap<number, Buffer>, start: number, length: numbe
     at += to - from;
   }
   return out;
+}
+
+/**
+ * What a query of the terms whose UTF-8 bytes are `keys` reads of the cache at `dir` whose
+ * manifest is `top`: from the term files (./segments.ts), each pack's lead (its documents,
+ * unit rows and strings) and those terms' postings, every byte checked against its record —
+ * the documents and, per pack, an index holding those terms alone: the bytes readHeads
+ * makes of the whole heads for `keys`. No pack is opened. The first failure met is thrown.
+ */
+export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uint8Array[]): Heads {
+  const sorted: Uint8Array[] = [];
+  for (const key of [...keys].sort(compareU8)) if (sorted.length === 0 || compareU8(sorted[sorted.length - 1] as Uint8Array, key) !== 0) sorted.push(key);
+  const documents: PackedDocument[] = [];
+  const readers: IndexReader[] = [];
+  readQueryReads(dir, top.terms, top.packs, sorted, (k, lead, found) => {
+    const record = top.packs[k] as PackRecord;
+    let head: PackHead;
+    try {
+      head = decodeLead(lead, record, found, k, record.head.bytes);
+    } catch (err) {
+      throw invalid(`index: the lead of ${packPath(record.sha256)}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    joinDocuments(documents, head.documents);
+    readers.push(head.index);
+  });
+  return { documents, readers };
 }
