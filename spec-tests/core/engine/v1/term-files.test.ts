@@ -4,7 +4,8 @@
 // of a term file or of a pack's lead is never used: `resolve` answers exactly as the intact
 // cache or says cache_invalid, and `verify` names the damage.
 import t from 'tap';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { buildCacheV1 } from '../../../../lib/core/engine/v1/build.js';
 import { loadV1 } from '../../../../lib/core/engine/v1/load.js';
@@ -29,8 +30,8 @@ function topOf(cache: string): ManifestTop {
   return top;
 }
 
-/** Paths p0000.md … in order, and among them names that end a segment (found by the rule's own hash). */
-function segmentedCorpus(count: number): Record<string, string> {
+/** Paths p0000.md … in order, and among them `cuts` names that end a segment (found by the rule's own hash). */
+function segmentedCorpus(count: number, cuts = 2): Record<string, string> {
   const words = ['rollback', 'deploy', 'proxy', 'timeout', 'cache', 'token', 'retry', 'server', 'budget', 'install'];
   const files: Record<string, string> = {};
   for (let i = 0; i < count; i++) {
@@ -41,8 +42,8 @@ function segmentedCorpus(count: number): Record<string, string> {
   }
   // Two names that end segments, placed among the pages by their sort order.
   let found = 0;
-  for (let k = 0; found < 2; k++) {
-    const name = `p${String(Math.floor(count / 3) * (found + 1)).padStart(4, '0')}-${k}.md`;
+  for (let k = 0; found < cuts; k++) {
+    const name = `p${String(Math.floor(count / (cuts + 1)) * (found + 1)).padStart(4, '0')}-${k}.md`;
     if (endsSegment(name)) {
       files[name] = `# Cut ${found}\n\nrollback proxy ${k}\n`;
       found++;
@@ -228,4 +229,27 @@ t.test('engine.md "Rebuilding": an edit makes again the term file of its segment
   t.equal(readFileSync(join(full, 'cache', 'manifest.json'), 'utf8').replace(/"source_root": "[^"]*"/, ''), readFileSync(join(cache, 'manifest.json'), 'utf8').replace(/"source_root": "[^"]*"/, ''), 'the same manifest');
   cpSync(cache, join(dir, 'copy'), { recursive: true });
   t.equal((await verifyV1(join(dir, 'copy'))).valid, true, 'and it verifies');
+});
+
+t.test('segments.ts makeTermFiles: a full build\'s term files made on two threads (a worker beside this one) are the bytes one thread makes', async (t) => {
+  const distBuild = fileURLToPath(new URL('../../../../dist/core/engine/v1/build.js', import.meta.url));
+  if (!existsSync(distBuild)) {
+    t.fail('dist/ is missing: run `npm run build` first (the worker runs compiled JavaScript)');
+    return;
+  }
+  const dist = (await import(pathToFileURL(distBuild).href)) as typeof import('../../../../lib/core/engine/v1/build.js');
+  const dir = t.testdir({ src: segmentedCorpus(1200, 6) });
+  const two = join(dir, 'two');
+  await dist.buildCacheV1({ sources: join(dir, 'src'), cache: two, force: false, createdAt: '2026-01-01T00:00:00Z', threads: 2, options: OPTIONS });
+  const one = join(dir, 'one');
+  await build(join(dir, 'src'), one); // the TypeScript sources: one thread
+  const top = topOf(two);
+  t.ok(top.terms.length >= 6, `enough segments for the worker to take some (${top.terms.length})`);
+  t.same(readdirSync(join(two, 'packs')).sort(), readdirSync(join(one, 'packs')).sort(), 'the same files');
+  for (const f of top.terms) {
+    const name = join('packs', `${f.sha256}.terms`);
+    t.ok(readFileSync(join(two, name)).equals(readFileSync(join(one, name))), `${name}: the same bytes`);
+  }
+  t.equal(readFileSync(join(two, 'manifest.json'), 'utf8'), readFileSync(join(one, 'manifest.json'), 'utf8'), 'the same manifest');
+  t.equal((await verifyV1(two)).valid, true, 'and it verifies');
 });
