@@ -400,9 +400,10 @@ export class TermFileTop {
     return { offset: this.leadStarts[p] as number, length, sha256: this.leadSha[p] as Uint8Array };
   }
 
-  /** Where the leads begin and end in the file. */
-  get leadsOffset(): number {
-    return this.topBytes;
+  /** Where the leads, which begin right after the top, end in the file. */
+  get leadsEnd(): number {
+    const last = this.leadLengths.length - 1;
+    return last < 0 ? this.topBytes : (this.leadStarts[last] as number) + (this.leadLengths[last] as number);
   }
 
   /** Where dictionary block `b` is in the file, its length and its sha256. */
@@ -413,9 +414,7 @@ export class TermFileTop {
   /** Where the postings begin in the file (after the leads and the dictionary blocks). */
   get postOffset(): number {
     const last = this.dictLengths.length - 1;
-    if (last >= 0) return (this.dictStarts[last] as number) + (this.dictLengths[last] as number);
-    const lastLead = this.leadLengths.length - 1;
-    return lastLead < 0 ? this.topBytes : (this.leadStarts[lastLead] as number) + (this.leadLengths[lastLead] as number);
+    return last >= 0 ? (this.dictStarts[last] as number) + (this.dictLengths[last] as number) : this.leadsEnd;
   }
 
   /** Postings block `b`'s sha256. */

@@ -35,7 +35,7 @@
 import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { IndexReader, indexLeadBytes, scopedFromLead, type ScopedTerm } from '../../index/index-format.js';
+import { IndexReader, scopedFromLead, type ScopedTerm } from '../../index/index-format.js';
 import { EARLIER_FORMATS, FORMAT_VERSION, parseBuildConfig, type V1Config } from './config.js';
 import { isLabel } from './label.js';
 
@@ -332,9 +332,8 @@ export function decodeLead(lead: Uint8Array, record: PackRecord, found: readonly
   const { documents, indexAt } = decodeDocumentList(lead, record, pack, base, true);
   let index: IndexReader;
   try {
-    const rest = lead.subarray(indexAt);
-    if (indexLeadBytes(rest) !== rest.length) throw new IndexFormatError('the lead does not end where its index\'s dictionary begins');
-    index = scopedFromLead(rest, found);
+    // (The reader refuses a lead that does not end where its index's dictionary begins.)
+    index = scopedFromLead(lead.subarray(indexAt), found);
   } catch (err) {
     if (err instanceof IndexFormatError) throw new Error(`index: ${err.message}`);
     throw err;

@@ -182,8 +182,7 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
         if (top.packs !== record.packs || top.fileBytes !== record.bytes || first + top.packs > packs.length) throw invalid(`index: ${name} does not describe itself as the manifest does`);
         // The leads, back to back after the top: one read, each checked. The packs' indexes
         // keep views of them (./heads.ts), so they are read into a buffer of their own.
-        const leadsEnd = top.packs === 0 ? top.topBytes : top.lead(top.packs - 1).offset + top.lead(top.packs - 1).length;
-        const scratch = read(leadsEnd - top.topBytes, top.topBytes);
+        const scratch = read(top.leadsEnd - top.topBytes, top.topBytes);
         const leads: Uint8Array[] = [];
         for (let p = 0; p < top.packs; p++) {
           if (Buffer.from((top.heads[p] as Uint8Array).buffer, (top.heads[p] as Uint8Array).byteOffset, 32).toString('hex') !== (packs[first + p] as PackRecord).head.sha256) {
