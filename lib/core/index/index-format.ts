@@ -263,30 +263,41 @@ export interface ScopedTerm {
 }
 
 /**
- * Bytes of an index's lead: its header, unit rows and strings, everything before its
- * dictionary (a pack records their sha256 apart, ../engine/v1/manifest.ts, so that a query
- * reads them without the rest). IndexFormatError if `index` is shorter than its lead says.
+ * Where an index's lead ends (its header, unit rows and strings, everything before its
+ * dictionary: a term file holds it apart, ./term-file.ts, so that a query reads it without
+ * the rest), and where its strings section begins (the unit rows are read for every
+ * question, the strings only for the units an answer looks at). IndexFormatError if `index`
+ * is shorter than its lead says.
  */
-export function indexLeadBytes(index: Uint8Array): number {
+export function indexLeadParts(index: Uint8Array): { stringsAt: number; end: number } {
   const r = new ByteReader(index);
   r.take(MAGIC_BYTES.length + 16);
   const fieldCount = r.u32();
   if (fieldCount === 0 || fieldCount > 16) throw new IndexFormatError('bad index header');
   r.take(4 + 8 * fieldCount);
-  for (let k = 0; k < 2; k++) {
-    r.take(r.u32());
-    r.align();
-  }
-  return r.pos;
+  r.take(r.u32());
+  r.align();
+  const stringsAt = r.pos;
+  r.take(r.u32());
+  r.align();
+  return { stringsAt, end: r.pos };
+}
+
+/** Bytes of an index's lead (indexLeadParts). */
+export function indexLeadBytes(index: Uint8Array): number {
+  return indexLeadParts(index).end;
 }
 
 /**
  * The index whose lead (header, unit rows, strings: `lead`, as stored) is given, holding
  * only the terms `found` (distinct, in UTF-8 byte order) with their postings as stored:
  * the bytes scopedIndex makes of the whole index for those terms. The reader keeps `lead`
- * as it is (a view: not to be written to while the reader lives).
+ * as it is (a view: not to be written to while the reader lives). With `strings`, `lead`
+ * ends after the unit rows and `strings` gives the strings section as stored, called when
+ * a unit's slug or trail is first asked for (a query reads the strings of the packs its
+ * answer looks at, not of every pack: ../engine/v1/segments.ts).
  */
-export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[]): IndexReader {
+export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[], strings?: () => Uint8Array): IndexReader {
   let termBytes = 0;
   let postBytes = 0;
   for (const f of found) {
@@ -314,7 +325,7 @@ export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[]): 
   out.u32(postBytes);
   for (const f of found) out.bytes(f.postings);
   out.align();
-  return new IndexReader(lead, { tail: out.view8(), termCount: found.length });
+  return new IndexReader(lead, { tail: out.view8(), termCount: found.length, ...(strings === undefined ? {} : { strings }) });
 }
 
 /**
@@ -359,8 +370,10 @@ export class IndexReader extends UnitRows {
   readonly fieldCount: number;
   /** Sum over units of each field's length. */
   readonly lengthSums: readonly number[];
-  private readonly stringOffsets: Uint32Array;
-  private readonly strings: Uint8Array;
+  #stringOffsets: Uint32Array | null = null;
+  #strings: Uint8Array | null = null;
+  /** The strings section as stored, not read yet (a scoped index's `strings`). */
+  #lateStrings: (() => Uint8Array) | null;
   private readonly termOffsets: Uint32Array;
   private readonly termBlob: Uint8Array;
   private readonly stats: Uint32Array;
@@ -374,12 +387,15 @@ export class IndexReader extends UnitRows {
    * The index in `bytes`; or, with `scoped`, the index whose header, unit rows and strings
    * are `bytes` (a lead, as stored: its header's term count is the whole index's) and whose
    * dictionary, stats and postings sections are `scoped.tail`, holding `scoped.termCount`
-   * terms (scopedFromLead: the lead is not copied).
+   * terms (scopedFromLead: the lead is not copied). With `scoped.strings`, `bytes` ends
+   * after the unit rows and the strings section is what `scoped.strings` returns, read and
+   * checked when a unit's slug or trail is first asked for.
    */
-  constructor(bytes: Uint8Array, scoped?: { readonly tail: Uint8Array; readonly termCount: number }) {
+  constructor(bytes: Uint8Array, scoped?: { readonly tail: Uint8Array; readonly termCount: number; readonly strings?: () => Uint8Array }) {
     super();
     this.#bytes = bytes;
     this.#tail = scoped?.tail ?? null;
+    this.#lateStrings = scoped?.strings ?? null;
     let r = new ByteReader(bytes);
     // Compared as bytes: damaged magic need not be UTF-8, and must still be IndexFormatError.
     if (compareU8(r.take(MAGIC_BYTES.length), MAGIC_BYTES) !== 0) throw new IndexFormatError('not an index file');
@@ -404,11 +420,9 @@ export class IndexReader extends UnitRows {
     const words = 5 + this.fieldCount;
     this.rowWords = words;
     this.rows = u32s(sectionOf(), this.unitCount * words, 'units');
-    const strings = sectionOf();
-    this.stringOffsets = u32s(strings, this.unitCount + 1, 'strings');
-    this.strings = strings.take(strings.end - strings.pos);
+    if (this.#lateStrings === null) this.readStrings(sectionOf());
     if (scoped !== undefined) {
-      if (r.pos !== bytes.length) throw new IndexFormatError('the lead does not end where its index\'s dictionary begins');
+      if (r.pos !== bytes.length) throw new IndexFormatError(this.#lateStrings === null ? 'the lead does not end where its index\'s dictionary begins' : 'the unit rows do not end where the strings begin');
       r = new ByteReader(scoped.tail);
     }
     const dict = sectionOf();
@@ -426,12 +440,41 @@ export class IndexReader extends UnitRows {
     }
   }
 
+  /** The strings section (`body`: its bytes after its length), checked. */
+  private readStrings(body: ByteReader): void {
+    this.#stringOffsets = u32s(body, this.unitCount + 1, 'strings');
+    this.#strings = body.take(body.end - body.pos);
+  }
+
+  /** The strings section's offsets and bytes, read first if they were not. */
+  private stringsSection(): { offsets: Uint32Array; strings: Uint8Array } {
+    const late = this.#lateStrings;
+    if (late !== null) {
+      const bytes = late();
+      const r = new ByteReader(bytes);
+      const n = r.u32();
+      this.readStrings(new ByteReader(bytes, r.pos, r.pos + n));
+      r.take(n);
+      r.align();
+      if (r.pos !== bytes.length) throw new IndexFormatError('the strings do not end where the lead does');
+      // Joined to the rows for `bytes` (the strings' thunk is not called twice).
+      this.#lateStrings = null;
+      const rows = this.#bytes;
+      const joined = new Uint8Array(rows.length + bytes.length);
+      joined.set(rows, 0);
+      joined.set(bytes, rows.length);
+      this.#bytes = joined;
+    }
+    return { offsets: this.#stringOffsets as Uint32Array, strings: this.#strings as Uint8Array };
+  }
+
   /**
    * The index's bytes (its sections are views of them): as given, or for a scoped index
    * its lead and sections joined, its header counting its own terms (made when first asked).
    */
   get bytes(): Uint8Array {
     if (this.#tail !== null) {
+      this.stringsSection();
       const joined = new Uint8Array(this.#bytes.length + this.#tail.length);
       joined.set(this.#bytes, 0);
       joined.set(this.#tail, this.#bytes.length);
@@ -444,10 +487,11 @@ export class IndexReader extends UnitRows {
 
   /** The stored sections as they are (views, not copies; not to be written to). */
   sections(): IndexSections {
+    const { offsets, strings } = this.stringsSection();
     return {
       table: this.rows,
-      stringOffsets: this.stringOffsets,
-      strings: this.strings,
+      stringOffsets: offsets,
+      strings,
       termOffsets: this.termOffsets,
       termBlob: this.termBlob,
       stats: this.stats,
@@ -494,10 +538,11 @@ export class IndexReader extends UnitRows {
   }
 
   private stringsReader(u: number): ByteReader {
-    const start = this.stringOffsets[u] as number;
-    const end = this.stringOffsets[u + 1] as number;
-    if (start > end || end > this.strings.length) throw new IndexFormatError(`unit ${u} strings out of range`);
-    return new ByteReader(this.strings, start, end);
+    const { offsets, strings } = this.#strings === null ? this.stringsSection() : { offsets: this.#stringOffsets as Uint32Array, strings: this.#strings };
+    const start = offsets[u] as number;
+    const end = offsets[u + 1] as number;
+    if (start > end || end > strings.length) throw new IndexFormatError(`unit ${u} strings out of range`);
+    return new ByteReader(strings, start, end);
   }
 
   /** The term at `index` of the sorted dictionary. */

@@ -1,6 +1,8 @@
 // A term file: what a query reads of a run of consecutive packs (a "segment",
 // lib/core/engine/v1/segments.ts) — each pack's lead (its head up to the dictionary: the
-// document list, the index's header, unit rows and strings) and the packs' dictionaries
+// document list, the index's header, unit rows and strings), the rows apart from the
+// names (document list and strings) so that a query reads every pack's rows and the
+// names of the packs its answer looks at, and the packs' dictionaries
 // merged into one, so that a query finds each of its terms in the segment with one small
 // read instead of a binary search in every pack's dictionary, and reads its postings and
 // nothing else of them. Everything in it is copied from the packs' heads: a term file
@@ -9,16 +11,19 @@
 //
 //   top      "CTXTERMS" u32 format(1) u32 packs u32 terms u32 dictBlocks u32 postBlocks
 //            u32 postBytes u32 0
-//            per pack, in pack order: its head's sha256 (32 bytes), its lead's length
-//            (u32) and sha256 (32 bytes)
+//            per pack, in pack order: its head's sha256 (32 bytes); u32 lengths of its
+//            lead's three parts: the document list (the head's magic, list and padding),
+//            the rows (the index's header and unit rows), the strings (the index's
+//            strings section); the sha256 of its rows, then of its names (its list and
+//            strings, as the body holds them: one after the other)
 //            per dictionary block: u32 length, f64 where its first entry's postings start
 //            in the postings, its 32-byte sha256
 //            per postings block: its 32-byte sha256 (blocks of POST_BLOCK bytes, the last
 //            shorter)
 //            u32 × (dictBlocks + 1) offsets into the blob of each block's first term, the blob
 //            zero padding to a multiple of 4
-//   body     the leads back to back, the dictionary blocks back to back, then the postings
-//            (cut into postings blocks)
+//   body     every pack's rows back to back, then every pack's names (list, strings), the
+//            dictionary blocks back to back, then the postings (cut into postings blocks)
 //
 // A dictionary block holds entries in UTF-8 byte order, ending after the entry that takes it
 // to DICT_BLOCK bytes or more: varint term length, the term's bytes, varint count of packs
@@ -33,7 +38,7 @@ import { ByteReader, ByteWriter, IndexFormatError } from './bytes.js';
 import { compareTermAt, type IndexReader, type IndexSections } from './index-format.js';
 
 export const TERM_FILE_MAGIC = 'CTXTERMS';
-export const TERM_FILE_FORMAT = 1;
+export const TERM_FILE_FORMAT = 2;
 /** A dictionary block ends after the entry that takes it to this many bytes. */
 export const DICT_BLOCK = 4096;
 /** Postings blocks' size (the last is shorter). */
@@ -42,10 +47,15 @@ export const POST_BLOCK = 8192;
 const MAGIC = new TextEncoder().encode(TERM_FILE_MAGIC);
 const SHA_BYTES = 32;
 
-/** A pack as its term file is made from: its head's sha256 (raw), its lead's bytes and its index. */
+/**
+ * A pack as its term file is made from: its head's sha256 (raw), its lead's bytes, where in
+ * the lead its rows begin (after the document list) and its strings begin, and its index.
+ */
 export interface TermFilePack {
   readonly headSha256: Uint8Array;
   readonly lead: Uint8Array;
+  readonly rowsAt: number;
+  readonly stringsAt: number;
   readonly index: IndexReader;
 }
 
@@ -66,16 +76,35 @@ export function encodeTermFile(packs: readonly TermFilePack[], sha256: (bytes: U
   const postBytes = m.post;
   const dictBlocks = m.blockEnds.length;
   const postBlocks = Math.ceil(postBytes.length / POST_BLOCK);
-  const top = new ByteWriter(64 + k * (2 * SHA_BYTES + 4) + dictBlocks * 44 + postBlocks * SHA_BYTES + m.firstTerms.length);
+  const top = new ByteWriter(64 + k * (3 * SHA_BYTES + 12) + dictBlocks * 44 + postBlocks * SHA_BYTES + m.firstTerms.length);
   top.bytes(MAGIC);
   for (const v of [TERM_FILE_FORMAT, k, m.terms, dictBlocks, postBlocks, postBytes.length, 0]) top.u32(v);
+  // The leads' parts as the body holds them: every pack's rows, then every pack's names.
   let leadBytes = 0;
+  for (const p of packs) leadBytes += p.lead.length;
+  const leads = new Uint8Array(leadBytes);
+  let rowsEnd = 0;
+  for (const p of packs) {
+    if (!(p.rowsAt >= 0 && p.rowsAt <= p.stringsAt && p.stringsAt <= p.lead.length)) throw new Error('encodeTermFile: a lead\'s parts are out of order');
+    leads.set(p.lead.subarray(p.rowsAt, p.stringsAt), rowsEnd);
+    rowsEnd += p.stringsAt - p.rowsAt;
+  }
+  let rowsAt = 0;
+  let namesAt = rowsEnd;
   for (const p of packs) {
     if (p.headSha256.length !== SHA_BYTES) throw new Error('encodeTermFile: a head sha256 is 32 bytes');
+    const rows = p.stringsAt - p.rowsAt;
+    const names = p.rowsAt + p.lead.length - p.stringsAt;
+    leads.set(p.lead.subarray(0, p.rowsAt), namesAt);
+    leads.set(p.lead.subarray(p.stringsAt), namesAt + p.rowsAt);
     top.bytes(p.headSha256);
-    top.u32(p.lead.length);
-    top.bytes(sha256(p.lead));
-    leadBytes += p.lead.length;
+    top.u32(p.rowsAt);
+    top.u32(rows);
+    top.u32(p.lead.length - p.stringsAt);
+    top.bytes(sha256(leads.subarray(rowsAt, rowsAt + rows)));
+    top.bytes(sha256(leads.subarray(namesAt, namesAt + names)));
+    rowsAt += rows;
+    namesAt += names;
   }
   let from = 0;
   m.blockEnds.forEach((end, b) => {
@@ -91,11 +120,8 @@ export function encodeTermFile(packs: readonly TermFilePack[], sha256: (bytes: U
   const topBytes = top.length;
   const out = new Uint8Array(topBytes + leadBytes + dictBytes.length + postBytes.length);
   out.set(top.view8(), 0);
-  let at = topBytes;
-  for (const p of packs) {
-    out.set(p.lead, at);
-    at += p.lead.length;
-  }
+  const at = topBytes + leadBytes;
+  out.set(leads, topBytes);
   out.set(dictBytes, at);
   out.set(postBytes, at + dictBytes.length);
   return { bytes: out, topBytes };
@@ -327,9 +353,17 @@ export class TermFileTop {
   readonly postBytes: number;
   /** Raw sha256 of each pack's head, in order. */
   readonly heads: Uint8Array[] = [];
-  private readonly leadStarts: number[] = [];
-  private readonly leadLengths: number[] = [];
-  private readonly leadSha: Uint8Array[] = [];
+  /** Per pack: where its rows and its names are in the file, their lengths and sha256s, its list's length. */
+  private readonly rowStarts: number[] = [];
+  private readonly rowLengths: number[] = [];
+  private readonly rowSha: Uint8Array[] = [];
+  private readonly nameStarts: number[] = [];
+  private readonly listLengths: number[] = [];
+  private readonly nameLengths: number[] = [];
+  private readonly nameSha: Uint8Array[] = [];
+  /** Where the rows end (the names begin) and the names end, in the file. */
+  readonly rowsEnd: number;
+  readonly leadsEnd: number;
   private readonly dictLengths: number[] = [];
   private readonly dictStarts: number[] = [];
   private readonly dictPost: number[] = [];
@@ -350,15 +384,30 @@ export class TermFileTop {
     const postBlocks = r.u32();
     this.postBytes = r.u32();
     if (r.u32() !== 0 || postBlocks !== Math.ceil(this.postBytes / POST_BLOCK) || dictBlocks > this.terms || (dictBlocks === 0) !== (this.terms === 0)) throw new IndexFormatError('bad term file header');
-    let at = bytes.length;
+    let rowsAt = bytes.length;
+    const lists: number[] = [];
+    const strings: number[] = [];
     for (let p = 0; p < this.packs; p++) {
       this.heads.push(r.take(SHA_BYTES));
-      const length = r.u32();
-      this.leadStarts.push(at);
-      this.leadLengths.push(length);
-      this.leadSha.push(r.take(SHA_BYTES));
-      at += length;
+      lists.push(r.u32());
+      const rows = r.u32();
+      strings.push(r.u32());
+      this.rowStarts.push(rowsAt);
+      this.rowLengths.push(rows);
+      this.rowSha.push(r.take(SHA_BYTES));
+      this.nameSha.push(r.take(SHA_BYTES));
+      rowsAt += rows;
     }
+    this.rowsEnd = rowsAt;
+    let at = rowsAt;
+    for (let p = 0; p < this.packs; p++) {
+      const list = lists[p] as number;
+      this.nameStarts.push(at);
+      this.listLengths.push(list);
+      this.nameLengths.push(list + (strings[p] as number));
+      at += list + (strings[p] as number);
+    }
+    this.leadsEnd = at;
     let prevPost = 0;
     for (let b = 0; b < dictBlocks; b++) {
       const length = r.u32();
@@ -393,17 +442,21 @@ export class TermFileTop {
     return this.postOffset + this.postBytes;
   }
 
-  /** Where pack `p`'s lead is in the file, its length and its sha256. */
-  lead(p: number): { offset: number; length: number; sha256: Uint8Array } {
-    const length = this.leadLengths[p];
+  /** Where pack `p`'s rows (its index's header and unit rows) are in the file, their length and sha256. */
+  rows(p: number): { offset: number; length: number; sha256: Uint8Array } {
+    const length = this.rowLengths[p];
     if (length === undefined) throw new IndexFormatError('pack out of range');
-    return { offset: this.leadStarts[p] as number, length, sha256: this.leadSha[p] as Uint8Array };
+    return { offset: this.rowStarts[p] as number, length, sha256: this.rowSha[p] as Uint8Array };
   }
 
-  /** Where the leads, which begin right after the top, end in the file. */
-  get leadsEnd(): number {
-    const last = this.leadLengths.length - 1;
-    return last < 0 ? this.topBytes : (this.leadStarts[last] as number) + (this.leadLengths[last] as number);
+  /**
+   * Where pack `p`'s names are in the file — its document list (`list` bytes: the head's
+   * magic, list and padding), then its strings section — their length and sha256.
+   */
+  names(p: number): { offset: number; length: number; list: number; sha256: Uint8Array } {
+    const length = this.nameLengths[p];
+    if (length === undefined) throw new IndexFormatError('pack out of range');
+    return { offset: this.nameStarts[p] as number, length, list: this.listLengths[p] as number, sha256: this.nameSha[p] as Uint8Array };
   }
 
   /** Where dictionary block `b` is in the file, its length and its sha256. */

@@ -14,7 +14,7 @@ import { compareBytes } from '../../../json.js';
 import { visibleText } from '../../analysis/visible-text.js';
 import type { UnitIndex } from '../../index/packed-index.js';
 import { formatOfPath } from '../../sources/extensions.js';
-import type { PackedDocument } from './manifest.js';
+import type { DocumentList } from './manifest.js';
 
 /** Copies as seen (same heading, same text as its reader sees it) are looked for among this many of the first units of the order. */
 export const SEEN_COPIES_WITHIN = 100;
@@ -43,7 +43,7 @@ export class Copies {
    */
   constructor(
     private readonly index: UnitIndex,
-    private readonly documents: readonly PackedDocument[],
+    private readonly documents: DocumentList,
     private readonly textOf: (doc: number) => string,
     matched: ArrayLike<number>,
     private readonly firstOf: (k: number) => readonly number[],
@@ -98,7 +98,7 @@ export class Copies {
   private seenOf(u: number): string {
     let text = this.visible.get(u);
     if (text === undefined) {
-      const path = (this.documents[this.index.unitDoc(u)] as PackedDocument).path;
+      const path = this.documents.at(this.index.unitDoc(u)).path;
       text = visibleText(this.contentOf(u), formatOfPath(path) !== 'rst');
       this.visible.set(u, text);
     }

@@ -11,7 +11,7 @@ import * as fs from '../../fs.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { scopedIndex, type IndexReader } from '../../index/index-format.js';
-import { decodeHead, type FileRecord, packPath, type PackHead, type PackRecord, type PackedDocument } from './manifest.js';
+import { decodeHead, type DocumentList, type FileRecord, packPath, type PackHead, type PackRecord, type PackedDocument } from './manifest.js';
 
 const invalid = (detail: string): ContextError => new ContextError('cache_invalid', detail);
 
@@ -63,6 +63,12 @@ export function checkedHead(name: string, record: PackRecord, head: Uint8Array, 
 /** The documents of consecutive packs, in order, and each pack's index. */
 export interface Heads {
   readonly documents: PackedDocument[];
+  readonly readers: IndexReader[];
+}
+
+/** What a query reads (./segments.ts readQueryHeads): the documents, each pack's read when first asked for, and each pack's index. */
+export interface QueryHeads {
+  readonly documents: DocumentList;
   readonly readers: IndexReader[];
 }
 

@@ -24,8 +24,8 @@ import { versionOf } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
 import { IndexReader } from '../../index/index-format.js';
 import { PackedIndex, POSTINGS_KEPT, type UnitIndex } from '../../index/packed-index.js';
-import { computeCacheVersion, type FileRecord, packPath, type PackRecord, readManifest, type ManifestTop, type PackedDocument, type V1Manifest } from './manifest.js';
-import { joinDocuments, openPack, readHeads, type Heads } from './heads.js';
+import { computeCacheVersion, documentList, type FileRecord, packPath, type PackRecord, readManifest, type ManifestTop, type PackedDocument, type V1Manifest } from './manifest.js';
+import { joinDocuments, openPack, readHeads, type Heads, type QueryHeads } from './heads.js';
 import { readQueryHeads } from './segments.js';
 
 export interface V1Cache {
@@ -94,9 +94,9 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
 }
 
 /** The loaded cache of manifest `top` whose heads are `heads` (for `terms` alone, when given). */
-function cacheOf(dir: string, top: ManifestTop, heads: Heads, terms?: readonly string[]): V1Cache {
+function cacheOf(dir: string, top: ManifestTop, heads: Heads | QueryHeads, terms?: readonly string[]): V1Cache {
   const { documents, readers } = heads;
-  const manifest: V1Manifest = { ...top, documents };
+  const manifest: V1Manifest = { ...top, documents: Array.isArray(documents) ? documentList(documents) : (documents as QueryHeads['documents']) };
   const index = new PackedIndex(readers, FIELD_COUNT, POSTINGS_KEPT, terms !== undefined);
   const fds = new Map<number, number>();
   let open = true;
@@ -119,7 +119,7 @@ function cacheOf(dir: string, top: ManifestTop, heads: Heads, terms?: readonly s
     return fd;
   };
   const readText = (doc: number): string => {
-    const d = manifest.documents[doc] as PackedDocument;
+    const d = manifest.documents.at(doc);
     let bytes: Buffer;
     try {
       bytes = fs.readAt(packFd(d.pack), d.bytes, d.offset);

@@ -109,7 +109,68 @@ export interface ManifestTop {
 
 /** The manifest with every pack's documents, as the heads list them. */
 export interface V1Manifest extends ManifestTop {
-  readonly documents: readonly PackedDocument[];
+  readonly documents: DocumentList;
+}
+
+/**
+ * The documents of a cache in order (numbered across its packs, as a PackedIndex numbers
+ * them): all read (a whole load), or each pack's read the first time one of them is asked
+ * for (LazyDocuments: a query).
+ */
+export interface DocumentList {
+  readonly length: number;
+  /** Document `i`, 0 ≤ i < length (RangeError otherwise). */
+  at(i: number): PackedDocument;
+}
+
+/** The DocumentList of documents already read. */
+export function documentList(documents: readonly PackedDocument[]): DocumentList {
+  return {
+    length: documents.length,
+    at(i: number): PackedDocument {
+      const d = documents[i];
+      if (d === undefined) throw new RangeError(`no document ${i}`);
+      return d;
+    },
+  };
+}
+
+/**
+ * The documents of packs holding `counts` documents each (the manifest's records), pack k's
+ * list being `lists[k]()`, called the first time one of its documents is asked for (it
+ * throws what reading them met: then again at the next ask).
+ */
+export class LazyDocuments implements DocumentList {
+  readonly length: number;
+  /** First document of each pack, and the total at the end. */
+  private readonly firsts: Float64Array;
+  private readonly known: (readonly PackedDocument[] | undefined)[];
+
+  constructor(counts: readonly number[], private readonly lists: readonly (() => readonly PackedDocument[])[]) {
+    if (counts.length !== lists.length) throw new Error('LazyDocuments: one list per pack');
+    this.firsts = new Float64Array(counts.length + 1);
+    counts.forEach((n, k) => (this.firsts[k + 1] = (this.firsts[k] as number) + n));
+    this.length = this.firsts[counts.length] as number;
+    this.known = new Array<readonly PackedDocument[] | undefined>(counts.length);
+  }
+
+  at(i: number): PackedDocument {
+    if (!(i >= 0 && i < this.length) || !Number.isInteger(i)) throw new RangeError(`no document ${i}`);
+    // The pack holding it: the last whose first document is at most i.
+    let lo = 0;
+    let hi = this.known.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.firsts[mid] as number) <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    let list = this.known[lo];
+    if (list === undefined) {
+      list = (this.lists[lo] as () => readonly PackedDocument[])();
+      this.known[lo] = list;
+    }
+    return list[i - (this.firsts[lo] as number)] as PackedDocument;
+  }
 }
 
 export function computeCacheVersion(buildConfig: Json, packs: readonly { readonly head: FileRecord }[]): string {
@@ -321,24 +382,46 @@ export function decodeHead(head: Uint8Array, record: PackRecord, pack = 0, base 
   return { documents, index: checkedIndex(index, documents, record) };
 }
 
+/** A pack's lead as a query reads it (decodeRows): its index, and its documents when asked for. */
+export interface PackLead {
+  readonly index: IndexReader;
+  /** Its documents, decoded and checked (the first call reads its names: it may throw a message). */
+  documents(): readonly PackedDocument[];
+}
+
 /**
- * Decodes a pack's lead (its head up to the index's dictionary, as a term file holds it) as
- * decodeHead does its head, with its checks but two that reading a document makes anyway
- * (each version's form, one range per content: decodeDocumentList): its documents, and an
- * index of its units holding the terms `found` (distinct, in byte order) with their
+ * Decodes a pack's lead as a term file holds it (../../index/term-file.ts): its rows (`rows`:
+ * the index's header and unit rows) now, checked against the record; its strings section
+ * (`strings()`) and its document list (`list()`: the head's magic, list and padding) when
+ * first asked for, each checked as decodeHead checks them in a head but two checks that
+ * reading a document makes anyway (each version's form, one range per content:
+ * decodeDocumentList). The index holds the terms `found` (distinct, in byte order) with their
  * postings (read from the term files, ./segments.ts). Throws a message.
  */
-export function decodeLead(lead: Uint8Array, record: PackRecord, found: readonly ScopedTerm[], pack = 0, base = 0): PackHead {
-  const { documents, indexAt } = decodeDocumentList(lead, record, pack, base, true);
+export function decodeRows(rows: Uint8Array, record: PackRecord, found: readonly ScopedTerm[], strings: () => Uint8Array, list: () => Uint8Array, pack = 0, base = 0): PackLead {
   let index: IndexReader;
   try {
-    // (The reader refuses a lead that does not end where its index's dictionary begins.)
-    index = scopedFromLead(lead.subarray(indexAt), found);
+    // (The reader refuses rows that do not end where the index's strings begin.)
+    index = scopedFromLead(rows, found, strings);
   } catch (err) {
     if (err instanceof IndexFormatError) throw new Error(`index: ${err.message}`);
     throw err;
   }
-  return { documents, index: checkedIndex(index, documents, record) };
+  if (index.docCount !== record.documents) throw new Error('index: document count differs from the manifest');
+  if (index.unitCount !== record.units) throw new Error('index: unit count differs from the manifest');
+  let documents: readonly PackedDocument[] | null = null;
+  return {
+    index,
+    documents(): readonly PackedDocument[] {
+      if (documents === null) {
+        const bytes = list();
+        const decoded = decodeDocumentList(bytes, record, pack, base, true);
+        if (decoded.indexAt !== bytes.length) throw new Error('the document list does not end where the index begins');
+        documents = decoded.documents;
+      }
+      return documents;
+    },
+  };
 }
 
 /** `index`, checked to count the head's documents and the record's units. */

@@ -5,7 +5,7 @@
 import { compareBytes } from '../../../json.js';
 import { ContextError } from '../../../errors.js';
 import type { V1Cache } from './load.js';
-import type { PackedDocument } from './manifest.js';
+import type { DocumentList } from './manifest.js';
 
 export interface DocumentEntry {
   /** The document's path as resolve names it (v1: as on disk; v0: the lowercased id). */
@@ -15,13 +15,13 @@ export interface DocumentEntry {
 }
 
 /** Index of the first document whose path sorts after `after` (0 for null). */
-function firstAfter(docs: readonly PackedDocument[], after: string | null): number {
+function firstAfter(docs: DocumentList, after: string | null): number {
   if (after === null) return 0;
   let lo = 0;
   let hi = docs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareBytes((docs[mid] as PackedDocument).path, after) <= 0) lo = mid + 1;
+    if (compareBytes(docs.at(mid).path, after) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -30,13 +30,18 @@ function firstAfter(docs: readonly PackedDocument[], after: string | null): numb
 export function v1Documents(cache: V1Cache, after: string | null, limit: number): DocumentEntry[] {
   const docs = cache.manifest.documents;
   const from = firstAfter(docs, after);
-  return docs.slice(from, from + limit).map((d) => ({ path: d.path, bytes: d.bytes }));
+  const out: DocumentEntry[] = [];
+  for (let i = from; i < Math.min(docs.length, from + limit); i++) {
+    const d = docs.at(i);
+    out.push({ path: d.path, bytes: d.bytes });
+  }
+  return out;
 }
 
 function documentIndex(cache: V1Cache, path: string): number {
   const docs = cache.manifest.documents;
   const i = firstAfter(docs, path) - 1;
-  return i >= 0 && (docs[i] as PackedDocument).path === path ? i : -1;
+  return i >= 0 && docs.at(i).path === path ? i : -1;
 }
 
 /**

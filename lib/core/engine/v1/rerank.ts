@@ -14,7 +14,7 @@ import { analyzeText } from '../../analysis/analyzer.js';
 import type { FoundTerm, RankedUnits, RankingParams, TermMatch } from '../../ranking/bm25.js';
 import { explainUnit } from '../../ranking/bm25.js';
 import type { V1Cache } from './load.js';
-import type { PackedDocument } from './manifest.js';
+import type { DocumentList } from './manifest.js';
 
 /**
  * The features, in the order weights are listed. Each is a share in [0, 1]:
@@ -118,7 +118,7 @@ export function candidateFeatures(
   return head.map((u, k) => {
     const doc = index.unitDoc(u);
     const matches = held[k] as readonly TermMatch[];
-    const path = (manifest.documents[doc] as PackedDocument).path;
+    const path = manifest.documents.at(doc).path;
     const words = pathWords(path);
     const trail = index.unitStrings(u).trail;
     const heading = trail[trail.length - 1];

@@ -26,7 +26,7 @@ import { queryTerms } from '../../analysis/text.js';
 import { headingId } from '../../analysis/markdown.js';
 import { stretchCounter, type TokenCounter } from '../../tokens/count.js';
 import type { V1Cache } from './load.js';
-import type { PackedDocument } from './manifest.js';
+import type { DocumentList } from './manifest.js';
 import { UnitQueue } from './order.js';
 import { Copies } from './copies.js';
 
@@ -50,7 +50,7 @@ function idsOf(cache: V1Cache): (u: number) => string {
   return (u: number): string => {
     let id = known[u];
     if (id === undefined) {
-      id = unitId((manifest.documents[index.unitDoc(u)] as PackedDocument).path, index.unitSlug(u));
+      id = unitId(manifest.documents.at(index.unitDoc(u)).path, index.unitSlug(u));
       known[u] = id;
     }
     return id;
@@ -74,12 +74,12 @@ function extendedByOf(cache: V1Cache): (d: number) => number {
   const lastOf = (d: number): number => {
     const stored = last[d] as number;
     if (stored !== 0) return stored - 1;
-    const path = (docs[d] as PackedDocument).path;
+    const path = docs.at(d).path;
     let e = d;
     // What extends the next path extends this one too when the next begins with it, so its
     // whole run is skipped in one step (no quadratic walk on nested names; the recursion is
     // as deep as paths nest, each a strict prefix of the next: bounded by a path's length).
-    while (e + 1 < docs.length && (docs[e + 1] as PackedDocument).path.startsWith(path)) e = lastOf(e + 1);
+    while (e + 1 < docs.length && docs.at(e + 1).path.startsWith(path)) e = lastOf(e + 1);
     last[d] = e + 1;
     return e;
   };
@@ -501,7 +501,7 @@ export function rerankCandidates(cache: V1Cache, query: string, n: number, tail:
   const { ranked, idOf, order, scoreOf } = baseOrder(cache, query, scoringTerms(cache.index, queryTermsV1(query)));
   const head: number[] = [];
   for (let u = n > 0 ? order.next() : -1; u >= 0; u = head.length < n ? order.next() : -1) head.push(u);
-  const pathOf = (u: number): string => (manifest.documents[index.unitDoc(u)] as PackedDocument).path;
+  const pathOf = (u: number): string => manifest.documents.at(index.unitDoc(u)).path;
   const rest: string[] = [];
   for (let k = 0; k < tail; k++) {
     const u = order.next();
@@ -601,7 +601,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     const first = group[0] as number;
     const doc = index.unitDoc(first);
     const matches = matchesOf(best);
-    const d = docs[doc] as PackedDocument;
+    const d = docs.at(doc);
     if (!explain) {
       const lean: Record<string, Json> = { id: idOf(first), version: d.version.slice(7, 7 + SHORT_VERSION_HEX) };
       if (sections) {
@@ -677,7 +677,7 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
 
   const omittedEntry = (u: number, explain: boolean): Json =>
     explain
-      ? { id: idOf(u), path: (docs[index.unitDoc(u)] as PackedDocument).path, tokens: index.unitTokens(u), score: new F32(scoreOf(u)) }
+      ? { id: idOf(u), path: docs.at(index.unitDoc(u)).path, tokens: index.unitTokens(u), score: new F32(scoreOf(u)) }
       : idOf(u);
 
   const usedOf = (taken: readonly number[]): number => taken.reduce((n, u) => n + index.unitTokens(u), 0);

@@ -19,11 +19,11 @@ import { ContextError, type ErrorData, fromErrorData, osFailure } from '../../..
 import * as fs from '../../fs.js';
 import { sha256Bytes, sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { compareU8, indexLeadBytes, type IndexReader, type ScopedTerm } from '../../index/index-format.js';
+import { compareU8, indexLeadParts, type IndexReader, type ScopedTerm } from '../../index/index-format.js';
 import { encodeTermFile, findInBlock, POST_BLOCK, TermFileTop, type TermPostings } from '../../index/term-file.js';
 import { pathHash } from './packs.js';
-import { decodeHead, decodeLead, type ManifestTop, packPath, type PackHead, type PackRecord, type PackedDocument, termPath, type TermRecord } from './manifest.js';
-import { joinDocuments, openCacheFile, type Heads } from './heads.js';
+import { decodeHead, decodeRows, LazyDocuments, type ManifestTop, packPath, type PackLead, type PackRecord, type PackedDocument, termPath, type TermRecord } from './manifest.js';
+import { openCacheFile, type QueryHeads } from './heads.js';
 
 export const SEGMENT_CUT_BITS = 9;
 
@@ -46,15 +46,20 @@ export function segmentSizes(lastPaths: readonly string[]): number[] {
   return sizes;
 }
 
-/** A pack's lead: its head (`head`, whose index is `index`) up to the index's dictionary. */
-export function leadOf(head: Uint8Array, index: IndexReader): Uint8Array {
-  return head.subarray(0, head.length - index.bytes.length + indexLeadBytes(index.bytes));
+/**
+ * A pack's lead: its head (`head`, whose index is `index`) up to the index's dictionary, and
+ * where in it the index begins (after the document list) and the index's strings begin.
+ */
+export function leadOf(head: Uint8Array, index: IndexReader): { lead: Uint8Array; rowsAt: number; stringsAt: number } {
+  const rowsAt = head.length - index.bytes.length;
+  const parts = indexLeadParts(index.bytes);
+  return { lead: head.subarray(0, rowsAt + parts.end), rowsAt, stringsAt: rowsAt + parts.stringsAt };
 }
 
 /** The term file of consecutive packs (their records, head bytes and indexes): its record and bytes. */
 export function encodeSegment(packs: readonly { readonly record: PackRecord; readonly head: Uint8Array; readonly index: IndexReader }[]): { record: TermRecord; bytes: Uint8Array } {
   const { bytes, topBytes } = encodeTermFile(
-    packs.map((p) => ({ headSha256: Buffer.from(p.record.head.sha256, 'hex'), lead: leadOf(p.head, p.index), index: p.index })),
+    packs.map((p) => ({ headSha256: Buffer.from(p.record.head.sha256, 'hex'), ...leadOf(p.head, p.index), index: p.index })),
     sha256Bytes,
   );
   return { record: { bytes: bytes.length, sha256: sha256Hex(bytes), packs: packs.length, top: { bytes: topBytes, sha256: sha256Hex(bytes.subarray(0, topBytes)) } }, bytes };
@@ -155,43 +160,38 @@ export function headAt(dir: string, record: PackRecord): { head: Uint8Array; ind
 
 /**
  * What a query of the terms whose UTF-8 bytes are `keys` (sorted, distinct) reads of the
- * cache at `dir`, from its term files: each pack's lead and, in key order, those of the
- * terms it holds with their postings as it stores them, handed to `pack` in pack order
- * (the lead is a view of its segment's leads, read into a buffer of their own). Every
- * byte is checked first (cache_invalid otherwise): each top against the manifest, its packs'
- * head sha256s against the manifest's, each lead and block against the top.
+ * cache at `dir`, from its term files: each pack's rows, its names (document list and
+ * strings) when first asked for, and, in key order, those of the terms it holds with their
+ * postings as it stores them, handed to `pack` in pack order (the rows are a view of their
+ * segment's rows, read into a buffer of their own; `names` reads the pack's names from its
+ * term file, opened again by name, at each call). Every byte is checked before it is used
+ * (cache_invalid otherwise): each top against the manifest, its packs' head sha256s against
+ * the manifest's, the rows, names and blocks against the top.
  */
-export function readQueryReads(dir: string, terms: readonly TermRecord[], packs: readonly PackRecord[], keys: readonly Uint8Array[], pack: (k: number, lead: Uint8Array, found: readonly ScopedTerm[]) => void): void {
+export function readQueryReads(dir: string, terms: readonly TermRecord[], packs: readonly PackRecord[], keys: readonly Uint8Array[], pack: (k: number, rows: Uint8Array, names: () => PackNames, found: readonly ScopedTerm[]) => void): void {
   let first = 0;
   for (const record of terms) {
     const name = termPath(record.sha256);
     const fd = openCacheFile(dir, name, record.bytes);
     try {
-      const read = (length: number, at: number): Buffer => {
-        try {
-          return fs.readAt(fd, length, at);
-        } catch (err) {
-          if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`documents_exist: ${name} is truncated`);
-          throw osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, name) });
-        }
-      };
+      const read = readerOf(dir, name, fd);
       const topBytes = read(record.top.bytes, 0);
       if (sha256Hex(topBytes) !== record.top.sha256) throw invalid(`index: the top of ${name} does not match the manifest`);
       try {
         const top = new TermFileTop(topBytes);
         if (top.packs !== record.packs || top.fileBytes !== record.bytes || first + top.packs > packs.length) throw invalid(`index: ${name} does not describe itself as the manifest does`);
-        // The leads, back to back after the top: one read, each checked. The packs' indexes
+        // The rows, back to back after the top: one read, each checked. The packs' indexes
         // keep views of them (./heads.ts), so they are read into a buffer of their own.
-        const scratch = read(top.leadsEnd - top.topBytes, top.topBytes);
-        const leads: Uint8Array[] = [];
+        const scratch = read(top.rowsEnd - top.topBytes, top.topBytes);
+        const rows: Uint8Array[] = [];
         for (let p = 0; p < top.packs; p++) {
           if (Buffer.from((top.heads[p] as Uint8Array).buffer, (top.heads[p] as Uint8Array).byteOffset, 32).toString('hex') !== (packs[first + p] as PackRecord).head.sha256) {
             throw invalid(`index: ${name} is not the term file of its packs`);
           }
-          const lead = top.lead(p);
-          const bytes = scratch.subarray(lead.offset - top.topBytes, lead.offset - top.topBytes + lead.length);
-          if (!sha256Bytes(bytes).equals(lead.sha256)) throw invalid(`index: a lead in ${name} does not match its top`);
-          leads.push(bytes);
+          const at = top.rows(p);
+          const bytes = scratch.subarray(at.offset - top.topBytes, at.offset - top.topBytes + at.length);
+          if (!sha256Bytes(bytes).equals(at.sha256)) throw invalid(`index: rows in ${name} do not match their top`);
+          rows.push(bytes);
         }
         const hits: { key: Uint8Array; postings: TermPostings[] }[] = [];
         for (const key of keys) {
@@ -204,11 +204,11 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
           if (postings !== null) hits.push({ key, postings });
         }
         const blocks = postingsBlocks(hits, top, read, name);
-        const found: ScopedTerm[][] = leads.map(() => []);
+        const found: ScopedTerm[][] = rows.map(() => []);
         for (const { key, postings } of hits) {
           for (const p of postings) (found[p.pack] as ScopedTerm[]).push({ term: key, count: p.count, postings: slice(blocks, p.start, p.bytes) });
         }
-        for (let p = 0; p < top.packs; p++) pack(first + p, leads[p] as Uint8Array, found[p] as ScopedTerm[]);
+        for (let p = 0; p < top.packs; p++) pack(first + p, rows[p] as Uint8Array, namesOf(dir, record, top.names(p)), found[p] as ScopedTerm[]);
       } catch (err) {
         if (err instanceof IndexFormatError) throw invalid(`index: ${name}: ${err.message}`);
         throw err;
@@ -219,6 +219,44 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
     first += record.packs;
   }
   if (first !== packs.length) throw invalid('manifest: the term files do not cover the packs');
+}
+
+/** A pack's names as its term file holds them: its head's magic, document list and padding; its index's strings section. */
+export interface PackNames {
+  readonly list: Uint8Array;
+  readonly strings: Uint8Array;
+}
+
+/** Reads `length` bytes at `at` of the cache file `name` open as `fd` (cache_invalid when it is shorter). */
+function readerOf(dir: string, name: string, fd: number): (length: number, at: number) => Buffer {
+  return (length, at) => {
+    try {
+      return fs.readAt(fd, length, at);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`documents_exist: ${name} is truncated`);
+      throw osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, name) });
+    }
+  };
+}
+
+/**
+ * A pack's names in the term file `record` of the cache at `dir` (`at`: where, as its top
+ * says): the file opened again by name — the same bytes or none, as it is named by its
+ * hash — and the bytes read and checked against the top's sha256 of them.
+ */
+function namesOf(dir: string, record: TermRecord, at: { readonly offset: number; readonly length: number; readonly list: number; readonly sha256: Uint8Array }): () => PackNames {
+  return () => {
+    const name = termPath(record.sha256);
+    const fd = openCacheFile(dir, name, record.bytes);
+    let bytes: Buffer;
+    try {
+      bytes = readerOf(dir, name, fd)(at.length, at.offset);
+    } finally {
+      fs.closeFile(fd);
+    }
+    if (!sha256Bytes(bytes).equals(at.sha256)) throw invalid(`index: names in ${name} do not match their top`);
+    return { list: bytes.subarray(0, at.list), strings: bytes.subarray(at.list) };
+  };
 }
 
 /** The postings blocks `hits` need, read in runs and each checked: block number to bytes. */
@@ -270,26 +308,38 @@ function slice(blocks: ReadonlyMap<number, Buffer>, start: number, length: numbe
 
 /**
  * What a query of the terms whose UTF-8 bytes are `keys` reads of the cache at `dir` whose
- * manifest is `top`: from the term files (./segments.ts), each pack's lead (its documents,
- * unit rows and strings) and those terms' postings, every byte checked against its record —
- * the documents and, per pack, an index holding those terms alone: the bytes readHeads
- * makes of the whole heads for `keys`. No pack is opened. The first failure met is thrown.
+ * manifest is `top`: from the term files (./segments.ts), each pack's rows and those terms'
+ * postings, every byte checked against its record — per pack, an index holding those terms
+ * alone, the bytes readHeads makes of the whole heads for `keys` — and the documents, each
+ * pack's list read with its strings the first time one of its documents, or one of its
+ * units' slugs or trails, is asked for. No pack is opened. The first failure met is thrown.
  */
-export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uint8Array[]): Heads {
+export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uint8Array[]): QueryHeads {
   const sorted: Uint8Array[] = [];
   for (const key of [...keys].sort(compareU8)) if (sorted.length === 0 || compareU8(sorted[sorted.length - 1] as Uint8Array, key) !== 0) sorted.push(key);
-  const documents: PackedDocument[] = [];
+  const lists: (() => readonly PackedDocument[])[] = [];
   const readers: IndexReader[] = [];
-  readQueryReads(dir, top.terms, top.packs, sorted, (k, lead, found) => {
+  readQueryReads(dir, top.terms, top.packs, sorted, (k, rows, names, found) => {
     const record = top.packs[k] as PackRecord;
-    let head: PackHead;
+    const where = (err: unknown): ContextError =>
+      err instanceof ContextError ? err : invalid(`index: the lead of ${packPath(record.sha256)}: ${err instanceof Error ? err.message : String(err)}`);
+    // The names read once, for whichever asks first: the documents or the index's strings.
+    let known: PackNames | null = null;
+    const parts = (): PackNames => (known ??= names());
+    let lead: PackLead;
     try {
-      head = decodeLead(lead, record, found, k, record.head.bytes);
+      lead = decodeRows(rows, record, found, () => parts().strings, () => parts().list, k, record.head.bytes);
     } catch (err) {
-      throw invalid(`index: the lead of ${packPath(record.sha256)}: ${err instanceof Error ? err.message : String(err)}`);
+      throw where(err);
     }
-    joinDocuments(documents, head.documents);
-    readers.push(head.index);
+    lists.push(() => {
+      try {
+        return lead.documents();
+      } catch (err) {
+        throw where(err);
+      }
+    });
+    readers.push(lead.index);
   });
-  return { documents, readers };
+  return { documents: new LazyDocuments(top.packs.map((p) => p.documents), lists), readers };
 }

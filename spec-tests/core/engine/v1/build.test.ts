@@ -12,12 +12,12 @@ import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
 import { resolveText } from '../../../../lib/core/operations/api.js';
 import { namesIn, snapshot } from '../v0/fixture.js';
 import { BIN } from '../../../mcp/spawn-server.js';
-import { IndexReader, indexLeadBytes } from '../../../../lib/core/index/index-format.js';
+import { IndexReader, indexLeadParts } from '../../../../lib/core/index/index-format.js';
 import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packBytes, packedBytes, packFile, rawManifestOf, sha256, versionOf } from './fixture.js';
 
 /** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
 const FILE_CONFIG = {
-  version: '18',
+  version: '19',
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',
@@ -76,10 +76,16 @@ t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields
   const termBytes = readFileSync(join(cache, 'packs', `${terms[0]!.sha256}.terms`));
   t.same(terms[0], { bytes: termBytes.length, sha256: sha256(termBytes), packs: 1, top: { bytes: terms[0]!.top.bytes, sha256: sha256(termBytes.subarray(0, terms[0]!.top.bytes)) } }, 'a term file: its size, the sha256 it is named by, how many packs, its top');
   t.equal(termBytes.subarray(0, 8).toString('latin1'), 'CTXTERMS', 'the term file\'s magic');
-  // Right after its top, the pack's lead: its head up to the index's dictionary.
+  // Right after its top, the pack's lead (its head up to the index's dictionary) in two
+  // parts (format 19): its rows (the index's header and unit rows), then its names (the
+  // document list, then the index's strings).
   const h0 = headOf(pack, record.head.bytes);
-  const leadBytes = h0.indexAt + indexLeadBytes(h0.index);
-  t.same(termBytes.subarray(terms[0]!.top.bytes, terms[0]!.top.bytes + leadBytes), head.subarray(0, leadBytes), 'the pack\'s lead, copied after the top');
+  const parts = indexLeadParts(h0.index);
+  const after = terms[0]!.top.bytes;
+  const rows = head.subarray(h0.indexAt, h0.indexAt + parts.stringsAt);
+  const names = Buffer.concat([head.subarray(0, h0.indexAt), head.subarray(h0.indexAt + parts.stringsAt, h0.indexAt + parts.end)]);
+  t.same(termBytes.subarray(after, after + rows.length), rows, 'the pack\'s rows, copied after the top');
+  t.same(termBytes.subarray(after + rows.length, after + rows.length + names.length), names, 'then its names: its document list and its strings');
   const h = headOf(pack, record.head.bytes);
   t.same(h.list, [['Guide.md', versionOf('Install the guide'), 0, 17], ['b.md', versionOf('beta text'), 17, 9], ['sub/c.mdx', versionOf('gamma'), 26, 5]], 'the head lists [path, version, offset, bytes], offsets after the head');
   t.equal(h.indexAt % 4, 0, 'the index starts 4-byte aligned');

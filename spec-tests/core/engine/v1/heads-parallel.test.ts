@@ -11,13 +11,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCacheV1 } from '../../../../lib/core/engine/v1/build.js';
 import { loadV1, loadV1Parallel } from '../../../../lib/core/engine/v1/load.js';
-import { readManifest } from '../../../../lib/core/engine/v1/manifest.js';
+import { type DocumentList, type PackedDocument, readManifest } from '../../../../lib/core/engine/v1/manifest.js';
 import { resolveV1 } from '../../../../lib/core/engine/v1/resolve.js';
 import { queryTermsV1 } from '../../../../lib/core/analysis/analyzer.js';
 import { compact } from '../../../../lib/json.js';
 
 const DIST_LOAD = fileURLToPath(new URL('../../../../dist/core/engine/v1/load.js', import.meta.url));
 const DIST_RESOLVE = fileURLToPath(new URL('../../../../dist/core/engine/v1/resolve.js', import.meta.url));
+
+/** Every document of `list`, in order. */
+const all = (list: DocumentList): PackedDocument[] => Array.from({ length: list.length }, (_, i) => list.at(i));
 
 const N = 400;
 const corpus = (): Record<string, string> =>
@@ -49,7 +52,7 @@ t.test('from the TypeScript sources: loadV1Parallel checks every head on this th
     const terms = queryTermsV1(q);
     const one = loadV1(cache, text, undefined, terms);
     const two = await loadV1Parallel(cache, text, undefined, terms, 2, 0);
-    t.same(two.manifest.documents, one.manifest.documents, `${q}: the same documents`);
+    t.same(all(two.manifest.documents), all(one.manifest.documents), `${q}: the same documents`);
     t.equal(compact(resolveV1(two, q, 300, 'answer', { explain: false })), compact(resolveV1(one, q, 300, 'answer', { explain: false })), `${q}: the same answer`);
   }
 });
@@ -63,7 +66,7 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
     const terms = queryTermsV1(q);
     const one = dist.loadV1(cache, text, undefined, terms);
     const two = await dist.loadV1Parallel(cache, text, undefined, terms, 2, 0);
-    t.same(two.manifest.documents, one.manifest.documents, `${q}: the same documents, numbered by the same packs`);
+    t.same(all(two.manifest.documents), all(one.manifest.documents), `${q}: the same documents, numbered by the same packs`);
     t.equal(two.index.unitCount, one.index.unitCount);
     for (const budget of [120, 600, 5000]) {
       t.equal(compact(distResolve.resolveV1(two, q, budget, 'answer', { explain: false })), compact(distResolve.resolveV1(one, q, budget, 'answer', { explain: false })), `${q} at ${budget}: the same answer bytes`);
@@ -74,7 +77,7 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
   // A whole load (as a server keeps the cache): the same, the heads moved back whole.
   const whole = dist.loadV1(cache, text);
   const wholeParallel = await dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0);
-  t.same(wholeParallel.manifest.documents, whole.manifest.documents, 'whole: the same documents');
+  t.same(all(wholeParallel.manifest.documents), all(whole.manifest.documents), 'whole: the same documents');
   for (const q of QUERIES) t.equal(compact(distResolve.resolveV1(wholeParallel, q, 600, 'answer', { explain: false })), compact(distResolve.resolveV1(whole, q, 600, 'answer', { explain: false })), `whole, ${q}: the same answer bytes`);
   wholeParallel.close();
   whole.close();
@@ -106,8 +109,8 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
   const firstFails = await failureOf(() => dist.loadV1(cache, text));
   t.not(firstFails, lastFails, 'the first pack damaged too: a sequential whole load meets that one first');
   t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0)), firstFails, 'this thread met the first one, the worker the last: the first is reported');
-  // A term file's copy of the first pack's lead (a byte of its first document's path, right
-  // after the top): a one-query load refuses it.
+  // A term file's copy of the first pack's rows (a byte of its index's header, right after
+  // the top): a one-query load refuses it.
   const top = readManifest(text);
   if (Array.isArray(top)) throw new Error('manifest');
   const termFile = join(cache, 'packs', `${(top.terms[0] as { sha256: string }).sha256}.terms`);
@@ -115,5 +118,5 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
   const at = (top.terms[0] as { top: { bytes: number } }).top.bytes + 14;
   bytes[at] = (bytes[at] as number) ^ 0x01;
   writeFileSync(termFile, bytes);
-  t.match(await failureOf(() => dist.loadV1(cache, text, undefined, terms)), /^cache_invalid: index: a lead in packs\/.*\.terms does not match its top$/, 'a lead damaged in a term file: a one-query load refuses it');
+  t.match(await failureOf(() => dist.loadV1(cache, text, undefined, terms)), /^cache_invalid: index: rows in packs\/.*\.terms do not match their top$/, 'rows damaged in a term file: a one-query load refuses them');
 });

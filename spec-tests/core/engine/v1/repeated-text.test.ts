@@ -104,7 +104,7 @@ t.test('engine.md "Repeated text": many copies are named up to 3, counted, and e
   t.teardown(() => cache.close());
   const reads = new Map<number, number>();
   const counted: V1Cache = { ...cache, text: (doc: number) => (reads.set(doc, (reads.get(doc) ?? 0) + 1), cache.text(doc)) };
-  const bigDoc = cache.manifest.documents.findIndex((d) => d.path === 'big.md');
+  const bigDoc = Array.from({ length: cache.manifest.documents.length }, (_, i) => cache.manifest.documents.at(i)).findIndex((d) => d.path === 'big.md');
   for (const [budget, explain] of [[2000, false], [2000, true], [1_000_000, false]] as const) {
     reads.clear();
     const answer = resolveV1(counted, 'kiwi', budget, 'answer', { explain }) as unknown as Answer;

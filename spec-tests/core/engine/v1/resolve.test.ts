@@ -13,6 +13,7 @@ import { verifyCache } from '../../../../lib/core/engine/v0/verify.js';
 import { openEngine } from '../../../../lib/core/engine/engine.js';
 import { FILLER_FLOOR, resolveV1 } from '../../../../lib/core/engine/v1/resolve.js';
 import type { V1Cache } from '../../../../lib/core/engine/v1/load.js';
+import { documentList } from '../../../../lib/core/engine/v1/manifest.js';
 import { encodeIndex, IndexReader } from '../../../../lib/core/index/index-format.js';
 import { queryTermsV1 } from '../../../../lib/core/analysis/analyzer.js';
 import { FIELDS } from '../../../../lib/core/analysis/term-counter.js';
@@ -269,7 +270,7 @@ t.test('engine.md: order uses the printed binary32 value — binary64 difference
       sourceRoot: null,
       label: null,
       documentCount: 2,
-      documents: [doc('a.md'), doc('b.md')],
+      documents: documentList([doc('a.md'), doc('b.md')]),
       packs: [{ bytes: 1, sha256: '', documents: 2, units: 2, head: { bytes: 0, sha256: '' } }],
       terms: [],
     },

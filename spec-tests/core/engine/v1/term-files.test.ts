@@ -1,4 +1,4 @@
-// Checks docs/engine.md "Cache format 18" and "What is checked, and when": the packs'
+// Checks docs/engine.md "Cache format 19" and "What is checked, and when": the packs'
 // dictionaries merged per segment into term files (lib/core/engine/v1/segments.ts,
 // lib/core/index/term-file.ts), what a one-query load reads of them, and that a damaged byte
 // of a term file or of a pack's lead is never used: `resolve` answers exactly as the intact
@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { buildCacheV1 } from '../../../../lib/core/engine/v1/build.js';
 import { loadV1 } from '../../../../lib/core/engine/v1/load.js';
-import { decodeHead, readManifest, type ManifestTop } from '../../../../lib/core/engine/v1/manifest.js';
+import { decodeHead, type DocumentList, LazyDocuments, type PackedDocument, readManifest, type ManifestTop } from '../../../../lib/core/engine/v1/manifest.js';
 import { cutsPack, pathHash } from '../../../../lib/core/engine/v1/packs.js';
 import { encodeSegment, endsSegment, readQueryHeads, SEGMENT_CUT_BITS, segmentSizes } from '../../../../lib/core/engine/v1/segments.js';
 import { verifyV1 } from '../../../../lib/core/engine/v1/verify.js';
@@ -23,6 +23,9 @@ import { CacheMemo } from '../../../../lib/core/operations/memo.js';
 const OPTIONS = { granularity: 'section' as const, tokenizer: 'bytes4' as const, include: [], exclude: [] };
 const build = (sources: string, cache: string, force = false): ReturnType<typeof buildCacheV1> =>
   buildCacheV1({ sources, cache, force, createdAt: '2026-01-01T00:00:00Z', options: OPTIONS });
+
+/** Every document of `list`, in order (a query's list reads each pack's when asked). */
+const documentsOf = (list: DocumentList | readonly PackedDocument[]): PackedDocument[] => (Array.isArray(list) ? [...list] : Array.from({ length: list.length }, (_, i) => (list as DocumentList).at(i)));
 
 function topOf(cache: string): ManifestTop {
   const top = readManifest(readFileSync(join(cache, 'manifest.json'), 'utf8'));
@@ -70,7 +73,7 @@ t.test('engine.md "Cache format 18": a segment ends after a pack whose last path
   t.same(segmentSizes(['a.md', cut, 'b.md', 'c.md']), [2, 2], 'cut after the pack ending at a cutting path');
 });
 
-t.test('engine.md "Cache format 18": term files cover the packs by the rule; a one-query load holds the bytes a whole load scopes to its terms', async (t) => {
+t.test('engine.md "Cache format 19": term files cover the packs by the rule; a one-query load holds the bytes a whole load scopes to its terms', async (t) => {
   const dir = t.testdir({ src: segmentedCorpus(900) });
   const cache = join(dir, 'cache');
   await build(join(dir, 'src'), cache);
@@ -84,13 +87,13 @@ t.test('engine.md "Cache format 18": term files cover the packs by the rule; a o
   for (const query of ['rollback', 'proxy timeout', 'page text more', 'absent words here', 'p0300', 'install install deploy']) {
     const terms = queryTermsV1(query);
     const one = loadV1(cache, readFileSync(join(cache, 'manifest.json'), 'utf8'), undefined, terms);
-    t.same(one.manifest.documents, whole.manifest.documents, `${query}: the same documents`);
+    t.same(documentsOf(one.manifest.documents), documentsOf(whole.manifest.documents), `${query}: the same documents`);
     // Each pack's index as the query reads it: the lead and the term files' postings, byte
     // for byte what the whole heads make scoped to the same terms.
     const keys = terms.map((x) => enc.encode(x));
     const fromTerms = readQueryHeads(cache, top, keys);
     const fromHeads = readHeads(cache, top.packs, 0, keys);
-    t.same(fromTerms.documents, fromHeads.documents);
+    t.same(documentsOf(fromTerms.documents), fromHeads.documents);
     t.same(fromTerms.readers.map((r) => Buffer.from(r.bytes).toString('hex')), fromHeads.readers.map((r) => Buffer.from(r.bytes).toString('hex')), `${query}: each pack's index, byte for byte`);
     t.equal(resolveText(cache, query, 2000), resolveText(cache, query, 2000, 'json', memo), `${query}: the answer of the cache loaded whole`);
     one.close();
@@ -205,6 +208,63 @@ t.test('engine.md "What is checked, and when": every byte of a term file and of 
   }
   writeFileSync(termFile, original);
   t.equal((await verifyV1(cache)).valid, true, 'restored: valid');
+});
+
+t.test('engine.md "Cache format 19": a query reads every pack\'s rows, and the names (document list, strings) of the packs its answer looks at only', async (t) => {
+  const dir = t.testdir({ src: segmentedCorpus(900) });
+  const cache = join(dir, 'cache');
+  await build(join(dir, 'src'), cache);
+  const top = topOf(cache);
+  // A word on one page only: the answer looks at that page's pack alone.
+  const query = 'p0450 zebra';
+  writeFileSync(join(dir, 'src', 'p0450.md'), '# Zebra\n\nzebra crossing notes\n');
+  await build(join(dir, 'src'), cache, true);
+  const now = topOf(cache);
+  const intact = resolveText(cache, query, 2000);
+  t.match(intact, /p0450\.md/, 'the page is found');
+  const one = loadV1(cache, readFileSync(join(cache, 'manifest.json'), 'utf8'), undefined, queryTermsV1(query));
+  t.ok(one.manifest.documents instanceof LazyDocuments, 'a query\'s documents: read per pack when asked');
+  one.close();
+  // Damage the names of every term file's first pack but the one holding p0450.md: an
+  // answer that never looks at them is the intact one; verify still names the damage.
+  const holding = now.packs.findIndex((_, k) => documentsOf(loadV1(cache, readFileSync(join(cache, 'manifest.json'), 'utf8')).manifest.documents).some((d) => d.pack === k && d.path === 'p0450.md'));
+  t.ok(holding >= 0, 'the pack holding the page');
+  let first = 0;
+  let damaged = 0;
+  const originals = new Map<string, Buffer>();
+  for (const f of now.terms) {
+    const path = join(cache, 'packs', `${f.sha256}.terms`);
+    const bytes = readFileSync(path);
+    const tf = new TermFileTop(bytes.subarray(0, f.top.bytes));
+    const p = first === holding ? 1 : 0;
+    if (p < f.packs && first + p !== holding) {
+      originals.set(path, Buffer.from(bytes));
+      const names = tf.names(p);
+      bytes[names.offset + names.length - 1] = (bytes[names.offset + names.length - 1] as number) ^ 1;
+      writeFileSync(path, bytes);
+      damaged++;
+    }
+    first += f.packs;
+  }
+  t.ok(damaged >= 2, `names damaged in ${damaged} term files`);
+  t.equal(resolveText(cache, query, 2000), intact, 'the answer: the intact cache\'s (those names are never read)');
+  t.same((await verifyV1(cache)).checks.filter((c) => !c.ok).map((c) => c.name), ['term_files'], 'verify names the damage');
+  // The names of the pack the answer prints, damaged: cache_invalid.
+  for (const [path, bytes] of originals) writeFileSync(path, bytes);
+  let at = 0;
+  for (const f of now.terms) {
+    if (holding < at + f.packs) {
+      const path = join(cache, 'packs', `${f.sha256}.terms`);
+      const bytes = readFileSync(path);
+      const names = new TermFileTop(bytes.subarray(0, f.top.bytes)).names(holding - at);
+      bytes[names.offset] = (bytes[names.offset] as number) ^ 1;
+      writeFileSync(path, bytes);
+      break;
+    }
+    at += f.packs;
+  }
+  t.throws(() => resolveText(cache, query, 2000), { code: 'cache_invalid' }, 'the names it reads, damaged: cache_invalid');
+  t.ok(top.terms.length >= 3, 'several segments');
 });
 
 t.test('engine.md "Rebuilding": an edit makes again the term file of its segment and links every other', async (t) => {
