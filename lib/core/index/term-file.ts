@@ -46,6 +46,8 @@ export const POST_BLOCK = 8192;
 
 const MAGIC = new TextEncoder().encode(TERM_FILE_MAGIC);
 const SHA_BYTES = 32;
+/** A dictionary block's entry in the top: u32 length, f64 where its postings start, sha256. */
+const DICT_ENTRY = 4 + 8 + SHA_BYTES;
 
 /**
  * A pack as its term file is made from: its head's sha256 (raw), its lead's bytes, where in
@@ -364,11 +366,15 @@ export class TermFileTop {
   /** Where the rows end (the names begin) and the names end, in the file. */
   readonly rowsEnd: number;
   readonly leadsEnd: number;
-  private readonly dictLengths: number[] = [];
-  private readonly dictStarts: number[] = [];
-  private readonly dictPost: number[] = [];
-  private readonly dictSha: Uint8Array[] = [];
-  private readonly postSha: Uint8Array[] = [];
+  /** The top's bytes: the block table's sha256s are read from them where they stand. */
+  private readonly top: Uint8Array;
+  /** Where each dictionary block starts in the file (and where the last ends), where its first entry's postings start. */
+  private readonly dictStarts: Float64Array;
+  private readonly dictPost: Float64Array;
+  /** Where the dictionary blocks' table and the postings blocks' sha256s are in the top. */
+  private readonly dictTable: number;
+  private readonly postShas: number;
+  private readonly postBlocks: number;
   private readonly firstOffsets: Uint32Array;
   private readonly firstBlob: Uint8Array;
 
@@ -408,22 +414,32 @@ export class TermFileTop {
       at += list + (strings[p] as number);
     }
     this.leadsEnd = at;
+    // The block tables read in place (a large cache's tops list ~100,000 blocks).
+    this.top = bytes;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.dictTable = r.pos;
+    r.take(dictBlocks * DICT_ENTRY);
+    this.dictStarts = new Float64Array(dictBlocks + 1);
+    this.dictPost = new Float64Array(dictBlocks);
     let prevPost = 0;
     for (let b = 0; b < dictBlocks; b++) {
-      const length = r.u32();
-      const postStart = r.f64();
+      const length = view.getUint32(this.dictTable + b * DICT_ENTRY, true);
+      const postStart = view.getFloat64(this.dictTable + b * DICT_ENTRY + 4, true);
       if (length === 0 || !Number.isSafeInteger(postStart) || postStart < prevPost || postStart > this.postBytes) throw new IndexFormatError('bad term file block table');
       prevPost = postStart;
-      this.dictStarts.push(at);
-      this.dictLengths.push(length);
-      this.dictPost.push(postStart);
-      this.dictSha.push(r.take(SHA_BYTES));
+      this.dictStarts[b] = at;
+      this.dictPost[b] = postStart;
       at += length;
     }
-    for (let b = 0; b < postBlocks; b++) this.postSha.push(r.take(SHA_BYTES));
+    this.dictStarts[dictBlocks] = at;
+    this.postShas = r.pos;
+    this.postBlocks = postBlocks;
+    r.take(postBlocks * SHA_BYTES);
     if (r.end - r.pos < (dictBlocks + 1) * 4) throw new IndexFormatError('term file is truncated');
     const offsets = new Uint32Array(dictBlocks + 1);
-    for (let b = 0; b <= dictBlocks; b++) offsets[b] = r.u32();
+    const firsts = r.pos;
+    r.take((dictBlocks + 1) * 4);
+    for (let b = 0; b <= dictBlocks; b++) offsets[b] = view.getUint32(firsts + b * 4, true);
     this.firstOffsets = offsets;
     const blobLength = offsets[dictBlocks] as number;
     this.firstBlob = r.take(blobLength);
@@ -434,7 +450,7 @@ export class TermFileTop {
   }
 
   get dictBlocks(): number {
-    return this.dictLengths.length;
+    return this.dictPost.length;
   }
 
   /** Bytes of the whole file its top describes. */
@@ -461,26 +477,26 @@ export class TermFileTop {
 
   /** Where dictionary block `b` is in the file, its length and its sha256. */
   dictBlock(b: number): { offset: number; length: number; sha256: Uint8Array; postStart: number } {
-    return { offset: this.dictStarts[b] as number, length: this.dictLengths[b] as number, sha256: this.dictSha[b] as Uint8Array, postStart: this.dictPost[b] as number };
+    if (!(b >= 0 && b < this.dictPost.length)) throw new IndexFormatError('dictionary block out of range');
+    const at = this.dictTable + b * DICT_ENTRY + 12;
+    return { offset: this.dictStarts[b] as number, length: (this.dictStarts[b + 1] as number) - (this.dictStarts[b] as number), sha256: this.top.subarray(at, at + SHA_BYTES), postStart: this.dictPost[b] as number };
   }
 
   /** Where the postings begin in the file (after the leads and the dictionary blocks). */
   get postOffset(): number {
-    const last = this.dictLengths.length - 1;
-    return last >= 0 ? (this.dictStarts[last] as number) + (this.dictLengths[last] as number) : this.leadsEnd;
+    return this.dictStarts[this.dictPost.length] as number;
   }
 
   /** Postings block `b`'s sha256. */
   postBlockSha(b: number): Uint8Array {
-    const sha = this.postSha[b];
-    if (sha === undefined) throw new IndexFormatError('postings block out of range');
-    return sha;
+    if (!(b >= 0 && b < this.postBlocks)) throw new IndexFormatError('postings block out of range');
+    return this.top.subarray(this.postShas + b * SHA_BYTES, this.postShas + (b + 1) * SHA_BYTES);
   }
 
   /** The dictionary block that would hold `key` (the last whose first term is ≤ it), or -1. */
   blockOf(key: Uint8Array): number {
     let lo = 0;
-    let hi = this.dictLengths.length - 1;
+    let hi = this.dictPost.length - 1;
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
