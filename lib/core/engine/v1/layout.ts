@@ -22,7 +22,7 @@ export const V1_LAYOUT: CacheLayout = {
     [FORMAT2_FILES.pack, 'file'],
   ]),
   dataFolder: PACKS_DIR,
-  // packs/<sha256 of its bytes>.pack, and (format 18) packs/<sha256 of its bytes>.terms
+  // packs/<sha256 of its bytes>.pack, and (since format 18) packs/<sha256 of its bytes>.terms
   // (./manifest.ts packPath, termPath).
   dataFile: /^[0-9a-f]{64}\.(?:pack|terms)$/,
   isManifest: isV1ManifestText,

@@ -1,4 +1,4 @@
-// Cache format 18 (engine v1): a small manifest and the documents in content-addressed pack
+// Cache format 19 (engine v1): a small manifest and the documents in content-addressed pack
 // files, each pack self-contained: its documents, their index and their contents.
 //
 //   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
@@ -16,9 +16,10 @@
 //   packs/<sha256>.terms
 //                   named by the sha256 of its bytes: what a query reads of a segment of
 //                   consecutive packs — each one's lead (its head up to the index's
-//                   dictionary) and their dictionaries merged, with their postings
-//                   (./segments.ts, ../../index/term-file.ts); it follows from those
-//                   packs' heads.
+//                   dictionary: its unit rows apart from its names, its document list and
+//                   strings, which a query reads only for the packs its answer looks at)
+//                   and their dictionaries merged, with their postings (./segments.ts,
+//                   ../../index/term-file.ts); it follows from those packs' heads.
 //
 // Why: everything a pack holds follows from its own documents (which documents it holds
 // follows from their paths and sizes, ./packs.ts), so a rebuild after a few edits
@@ -209,7 +210,7 @@ export function isPackRecord(r: unknown): r is PackRecord {
   return isCount(o['documents']) && isCount(o['units']) && isFileRecord(o['head']) && o['head'].bytes <= r.bytes;
 }
 
-/** Whether a parsed manifest declares an engine v1 cache (format 18), which this engine reads. */
+/** Whether a parsed manifest declares an engine v1 cache (format 19), which this engine reads. */
 export function isV1Manifest(manifest: unknown): boolean {
   return isObject(manifest) && isObject(manifest['build_config']) && manifest['build_config']['engine'] === 'v1';
 }
@@ -245,7 +246,7 @@ export function readManifest(text: string, parsed?: { readonly value: unknown })
   };
 }
 
-/** What format 18 adds to examineFields' checks: the term files, which cover the `packs` packs once, in order. */
+/** What format 18 added to examineFields' checks: the term files, which cover the `packs` packs once, in order. */
 function examineTerms(m: Record<string, unknown>, packs: number, problems: string[]): TermRecord[] {
   const files = isObject(m['files']) ? m['files'] : {};
   const list = files[TERMS_KEY];

@@ -33,7 +33,7 @@ export interface PackRecordJson extends FileRecordJson {
   head: FileRecordJson;
 }
 
-/** A term file as the manifest lists it (format 18). */
+/** A term file as the manifest lists it (formats 18 and 19). */
 export interface TermRecordJson extends FileRecordJson {
   packs: number;
   top: FileRecordJson;

@@ -167,7 +167,7 @@ t.test('a damaged old cache is not reused: the rebuild is a full one, and correc
   t.same(bytesOf(cache), await fresh());
 });
 
-t.test('docs/engine.md "Cache format 18": a damaged term file is never linked: the rebuild makes it again from its packs, and is a full build byte for byte', async (t) => {
+t.test('docs/engine.md "Cache format 19": a damaged term file is never linked: the rebuild makes it again from its packs, and is a full build byte for byte', async (t) => {
   const { src, cache, fresh } = await fixture(t);
   await build(src, cache, false);
   const names = readdirSync(join(cache, 'packs')).filter((n) => n.endsWith('.terms'));

@@ -1,12 +1,12 @@
 // Checks lib/core/engine/v1/load.ts's load for one query ("Cold resolve near the process
 // floor: read only what the query needs", Builds at native speed on real text, What to build
 // item 6): `context resolve` loads a v1 cache holding only the postings of its query's terms
-// (format 18: each pack's lead and the query's terms' postings from the term files,
-// ./segments.ts). Every answer must be byte for byte the answer of a cache loaded whole —
-// every format, both budget scopes, budgets that omit and merge units — a damaged byte it
-// reads is refused, a damaged byte it does not read changes nothing it answers (a whole load
-// refuses it; verify names it), and a cache loaded for one query refuses to answer another
-// rather than rank on postings it does not hold.
+// (format 19: each pack's rows, the names of the packs its answer looks at and the query's
+// terms' postings, from the term files: ./segments.ts). Every answer must be byte for byte
+// the answer of a cache loaded whole — every format, both budget scopes, budgets that omit
+// and merge units — a damaged byte it reads is refused, a damaged byte it does not read
+// changes nothing it answers (a whole load refuses it; verify names it), and a cache loaded
+// for one query refuses to answer another rather than rank on postings it does not hold.
 import t from 'tap';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

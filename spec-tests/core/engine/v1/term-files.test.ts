@@ -55,7 +55,7 @@ function segmentedCorpus(count: number, cuts = 2): Record<string, string> {
   return files;
 }
 
-t.test('engine.md "Cache format 18": a segment ends after a pack whose last path has the top 9 bits of its FNV-1a hash zero; such a path ends its pack too', async (t) => {
+t.test('engine.md "Cache format 19": a segment ends after a pack whose last path has the top 9 bits of its FNV-1a hash zero; such a path ends its pack too', async (t) => {
   t.equal(SEGMENT_CUT_BITS, 9);
   let ends = 0;
   for (let i = 0; i < 20000; i++) {
