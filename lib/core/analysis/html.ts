@@ -84,6 +84,11 @@ const TEXINFO_INDEX_CLASS = /^(?:index-[a-z]{2}|[a-z]{2}-entries-printindex)$/;
 const TEXINFO_CONTENTS_IDS = new Set(['SEC_Contents', 'SEC_Overview', 'SEC_Shortcontents']);
 /** A link to the next, previous or enclosing page (HTML's link types): a navigation link. */
 const NAV_REL = /\brel\s*=\s*["']?\s*(?:next|prev|previous|up)\b/gi;
+/**
+ * Texinfo 6's panel as it repeats below a node's text: its links carry no `rel`, but it
+ * opens (after an optional `<p>`) with `Next:`, `Previous:` or `Up:` and a link.
+ */
+const NAV_WORDS = /\s*(?:<p(?:\s[^>]*)?>\s*)?(?:Next|Previous|Prev|Up):\s*<a[\s>]/iy;
 /** Where a `<div>` closes (the first that does, nesting aside). */
 const DIV_CLOSE = /<\/div[\s>]/gi;
 /**
@@ -421,14 +426,17 @@ class Reader {
   }
 
   /**
-   * Whether a `<div class="header">` is Texinfo 6's navigation panel: a link to the next,
-   * previous or enclosing node (`rel="next"`, …) before the first `</div>` after it (Doxygen's
-   * `div.header` holds the page's title and is kept). Each search goes on from where the last
+   * Whether a `<div class="header">` is Texinfo 6's navigation panel: it opens with `Next:`,
+   * `Previous:` or `Up:` and a link (the panel below a node's text, whose links have no
+   * `rel`), or a link to the next, previous or enclosing node (`rel="next"`, …) stands before
+   * the first `</div>` after it (Doxygen's `div.header` holds the page's title and is kept). Each search goes on from where the last
    * stopped, so a page of a million such divs is read once.
    */
   private headerIsNavigation(tag: Tag): boolean {
     if (!tag.attrs.includes('header') || !hasToken(attribute(tag.attrs, 'class'), (c) => c === 'header')) return false;
     const from = tag.end;
+    NAV_WORDS.lastIndex = from;
+    if (NAV_WORDS.test(this.src)) return true;
     const next = (re: RegExp, at: number): number => {
       if (at >= from || at === -1) return at;
       re.lastIndex = from;

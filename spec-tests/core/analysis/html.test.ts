@@ -325,6 +325,28 @@ t.test("engine.md \"Sources\": Texinfo 6's navigation panel and subsection list 
   t.equal(s.text, '#### 10.3.2 Applying Reversed Patches\n\nTo apply such patches, give `patch` the `--reverse` option.\n');
 });
 
+t.test("engine.md \"Sources\": Texinfo 6's panel repeated below a node's text, whose links carry no rel, is dropped too (libffi's manual)", async (t) => {
+  const doc = [
+    '<body><div class="subsection" id="Size-and-Alignment">',
+    '<div class="header"><p>Next: <a href="Arrays.html" accesskey="n" rel="next">Arrays</a>, Up: <a href="Types.html" accesskey="u" rel="up">Types</a></p></div>',
+    '<hr>',
+    '<h4 class="subsection">2.3.3 Size and Alignment</h4>',
+    '<p>Body text.</p>',
+    '<hr>',
+    '<div class="header">',
+    '<p>',
+    'Next: <a href="Arrays.html">Arrays, Unions, and Enumerations</a>, Previous: <a href="Structures.html">Structures</a>, Up: <a href="Types.html">Types</a> &nbsp; [<a href="Index.html" title="Index" rel="index">Index</a>]</p>',
+    '</div>',
+    '</div></body>',
+  ].join('\n');
+  t.equal(htmlText(doc), '#### 2.3.3 Size and Alignment\n\nBody text.\n', 'both panels dropped');
+  for (const word of ['Previous', 'Up', 'prev']) t.notMatch(htmlText(doc.replace('Next: <a href="Arrays.html">', `${word}: <a href="Arrays.html">`)), /Arrays, Unions/, `a panel opening with ${word}: dropped`);
+  const prose = '<body><div class="header"><p>Next steps: <a href="x.html">read on</a>.</p></div><p>Text.</p></body>';
+  t.match(htmlText(prose), /Next steps: read on/, 'a header div opening with other words is kept');
+  const titled = '<body><div class="header"><p>Upgrading: <a href="x.html">notes</a></p></div></body>';
+  t.match(htmlText(titled), /Upgrading: notes/, 'not a panel word followed by a colon: kept');
+});
+
 t.test('engine.md "Sources": Texinfo 7\'s panel, mini-toc and menu, index tables and tables of contents are dropped', async (t) => {
   const doc = [
     '<body><div class="section-level-extent" id="Node">',
