@@ -292,12 +292,12 @@ export function indexLeadBytes(index: Uint8Array): number {
  * The index whose lead (header, unit rows, strings: `lead`, as stored) is given, holding
  * only the terms `found` (distinct, in UTF-8 byte order) with their postings as stored:
  * the bytes scopedIndex makes of the whole index for those terms. The reader keeps `lead`
- * as it is (a view: not to be written to while the reader lives). With `strings`, `lead`
- * ends after the unit rows and `strings` gives the strings section as stored, called when
- * a unit's slug or trail is first asked for (a query reads the strings of the packs its
- * answer looks at, not of every pack: ../engine/v1/segments.ts).
+ * as it is (a view: not to be written to while the reader lives). With `split`, `lead` is
+ * the index's header alone, `split.rank` its units' rank columns and `split.late` gives
+ * their answer columns and the strings section, called when first needed (a query reads
+ * those of the packs its answer looks at, not of every pack: ../engine/v1/segments.ts).
  */
-export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[], strings?: () => Uint8Array): IndexReader {
+export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[], split?: { readonly rank: Uint32Array; readonly late: () => LateUnits }): IndexReader {
   let termBytes = 0;
   let postBytes = 0;
   for (const f of found) {
@@ -325,41 +325,42 @@ export function scopedFromLead(lead: Uint8Array, found: readonly ScopedTerm[], s
   out.u32(postBytes);
   for (const f of found) out.bytes(f.postings);
   out.align();
-  return new IndexReader(lead, { tail: out.view8(), termCount: found.length, ...(strings === undefined ? {} : { strings }) });
+  return new IndexReader(lead, { tail: out.view8(), termCount: found.length, ...(split === undefined ? {} : { split }) });
 }
 
 /**
- * A unit's fields from a table of rows, 5 + fieldCount u32 per unit: document, start, end,
- * tokens, words, then each field's length. IndexReader reads one index's table;
- * PackedIndex (./packed-index.ts) joins several.
+ * What ranking reads of each unit, its token count and the length of each field, as u32s
+ * `rankStride` apart (a pack's rows as stored: 5 + fieldCount per unit, tokens the 4th and
+ * the lengths from the 6th; or a term file's rank columns: 1 + fieldCount, tokens first):
+ * IndexReader reads one index's, PackedIndex (./packed-index.ts) joins several. A unit's
+ * document, offsets and word count are each class's own.
  */
 export abstract class UnitRows {
-  protected rows: Uint32Array = new Uint32Array(0);
-  protected rowWords = 5;
+  protected rank: Uint32Array = new Uint32Array(0);
+  protected rankStride = 1;
+  protected tokensAt = 0;
+  protected lengthsAt = 1;
 
-  unitDoc(u: number): number {
-    return this.rows[u * this.rowWords] as number;
-  }
-
-  unitStart(u: number): number {
-    return this.rows[u * this.rowWords + 1] as number;
-  }
-
-  unitEnd(u: number): number {
-    return this.rows[u * this.rowWords + 2] as number;
-  }
+  abstract unitDoc(u: number): number;
+  abstract unitStart(u: number): number;
+  abstract unitEnd(u: number): number;
+  abstract unitWordCount(u: number): number;
 
   unitTokens(u: number): number {
-    return this.rows[u * this.rowWords + 3] as number;
-  }
-
-  unitWordCount(u: number): number {
-    return this.rows[u * this.rowWords + 4] as number;
+    return this.rank[u * this.rankStride + this.tokensAt] as number;
   }
 
   unitLength(u: number, field: number): number {
-    return this.rows[u * this.rowWords + 5 + field] as number;
+    return this.rank[u * this.rankStride + this.lengthsAt + field] as number;
   }
+}
+
+/** A split index's late part (IndexReader's `scoped.split`): its units' answer columns and its strings section, as stored. */
+export interface LateUnits {
+  /** Per unit: document, start, end, words (4 u32, little-endian). */
+  readonly answer: Uint8Array;
+  /** The strings section: its u32 length, its bytes, zero padding to a multiple of 4. */
+  readonly strings: Uint8Array;
 }
 
 /** Random access to an index's bytes, bounds-checked. */
@@ -370,10 +371,20 @@ export class IndexReader extends UnitRows {
   readonly fieldCount: number;
   /** Sum over units of each field's length. */
   readonly lengthSums: readonly number[];
+  /** The unit rows as stored (5 + fieldCount u32 per unit); a split index's are made when asked for (unitRows). */
+  #rows: Uint32Array | null = null;
+  /** Each unit's document, start, end (u32s `#answerStride` apart from 0) and word count (at `#wordsAt`). */
+  #answer: Uint32Array | null = null;
+  #answerStride = 4;
+  #wordsAt = 3;
+  /** A split index's rank columns as given (null: its rows hold them). */
+  #rankColumns: Uint32Array | null = null;
   #stringOffsets: Uint32Array | null = null;
   #strings: Uint8Array | null = null;
-  /** The strings section as stored, not read yet (a scoped index's `strings`). */
-  #lateStrings: (() => Uint8Array) | null;
+  /** A split index's strings section as stored (for `bytes`). */
+  #stringsSection: Uint8Array | null = null;
+  /** A split index's answer columns and strings, not read yet. */
+  #late: (() => LateUnits) | null;
   private readonly termOffsets: Uint32Array;
   private readonly termBlob: Uint8Array;
   private readonly stats: Uint32Array;
@@ -387,15 +398,18 @@ export class IndexReader extends UnitRows {
    * The index in `bytes`; or, with `scoped`, the index whose header, unit rows and strings
    * are `bytes` (a lead, as stored: its header's term count is the whole index's) and whose
    * dictionary, stats and postings sections are `scoped.tail`, holding `scoped.termCount`
-   * terms (scopedFromLead: the lead is not copied). With `scoped.strings`, `bytes` ends
-   * after the unit rows and the strings section is what `scoped.strings` returns, read and
-   * checked when a unit's slug or trail is first asked for.
+   * terms (scopedFromLead: the lead is not copied). With `scoped.split`, `bytes` is the
+   * header alone, the units' rank columns are `scoped.split.rank` (1 + fieldCount u32 per
+   * unit: tokens, each field's length; kept as given) and their answer columns and the
+   * strings section are what `scoped.split.late` returns, read and checked when a unit's
+   * document, offsets, word count, slug or trail is first asked for.
    */
-  constructor(bytes: Uint8Array, scoped?: { readonly tail: Uint8Array; readonly termCount: number; readonly strings?: () => Uint8Array }) {
+  constructor(bytes: Uint8Array, scoped?: { readonly tail: Uint8Array; readonly termCount: number; readonly split?: { readonly rank: Uint32Array; readonly late: () => LateUnits } }) {
     super();
     this.#bytes = bytes;
     this.#tail = scoped?.tail ?? null;
-    this.#lateStrings = scoped?.strings ?? null;
+    const split = scoped?.split ?? null;
+    this.#late = split?.late ?? null;
     let r = new ByteReader(bytes);
     // Compared as bytes: damaged magic need not be UTF-8, and must still be IndexFormatError.
     if (compareU8(r.take(MAGIC_BYTES.length), MAGIC_BYTES) !== 0) throw new IndexFormatError('not an index file');
@@ -418,11 +432,26 @@ export class IndexReader extends UnitRows {
       return body;
     };
     const words = 5 + this.fieldCount;
-    this.rowWords = words;
-    this.rows = u32s(sectionOf(), this.unitCount * words, 'units');
-    if (this.#lateStrings === null) this.readStrings(sectionOf());
+    if (split !== null) {
+      if (r.pos !== bytes.length) throw new IndexFormatError('the header does not end where the unit rows begin');
+      if (split.rank.length !== this.unitCount * (1 + this.fieldCount)) throw new IndexFormatError('the rank columns do not count the header\'s units');
+      this.#rankColumns = split.rank;
+      this.rank = split.rank;
+      this.rankStride = 1 + this.fieldCount;
+      this.tokensAt = 0;
+      this.lengthsAt = 1;
+    } else {
+      const rows = u32s(sectionOf(), this.unitCount * words, 'units');
+      this.#rows = rows;
+      this.rank = rows;
+      this.rankStride = words;
+      this.tokensAt = 3;
+      this.lengthsAt = 5;
+      this.setAnswer(rows, words, 4);
+      this.readStrings(sectionOf());
+    }
     if (scoped !== undefined) {
-      if (r.pos !== bytes.length) throw new IndexFormatError(this.#lateStrings === null ? 'the lead does not end where its index\'s dictionary begins' : 'the unit rows do not end where the strings begin');
+      if (r.pos !== bytes.length) throw new IndexFormatError('the lead does not end where its index\'s dictionary begins');
       r = new ByteReader(scoped.tail);
     }
     const dict = sectionOf();
@@ -432,12 +461,18 @@ export class IndexReader extends UnitRows {
     const post = sectionOf();
     this.postingBytes = post.take(post.end - post.pos);
     if (r.pos !== r.bytes.length) throw new IndexFormatError('trailing bytes after the index');
-    for (let u = 0; u < this.unitCount; u++) {
-      const at = u * words;
-      if ((this.rows[at] as number) >= this.docCount || (this.rows[at + 1] as number) > (this.rows[at + 2] as number)) {
+  }
+
+  /** Takes `answer` (document, start, end at 0, 1, 2 and the word count at `wordsAt`, `stride` apart), each unit checked. */
+  private setAnswer(answer: Uint32Array, stride: number, wordsAt: number): void {
+    for (let u = 0, at = 0; u < this.unitCount; u++, at += stride) {
+      if ((answer[at] as number) >= this.docCount || (answer[at + 1] as number) > (answer[at + 2] as number)) {
         throw new IndexFormatError(`unit ${u} is out of range`);
       }
     }
+    this.#answer = answer;
+    this.#answerStride = stride;
+    this.#wordsAt = wordsAt;
   }
 
   /** The strings section (`body`: its bytes after its length), checked. */
@@ -446,25 +481,54 @@ export class IndexReader extends UnitRows {
     this.#strings = body.take(body.end - body.pos);
   }
 
+  /** A split index's late part read and checked (the thunk is called until it succeeds once). */
+  private readLate(): void {
+    const late = this.#late;
+    if (late === null) return;
+    const { answer, strings } = late();
+    const columns = u32s(new ByteReader(answer), this.unitCount * 4, 'answer');
+    if (answer.length !== this.unitCount * 16) throw new IndexFormatError('the answer columns do not count the header\'s units');
+    const r = new ByteReader(strings);
+    const n = r.u32();
+    const body = new ByteReader(strings, r.pos, r.pos + n);
+    r.take(n);
+    r.align();
+    if (r.pos !== strings.length) throw new IndexFormatError('the strings do not end where the lead does');
+    this.setAnswer(columns, 4, 3);
+    this.readStrings(body);
+    this.#stringsSection = strings;
+    this.#late = null;
+  }
+
+  private answerColumns(): Uint32Array {
+    if (this.#answer === null) this.readLate();
+    return this.#answer as Uint32Array;
+  }
+
+  unitDoc(u: number): number {
+    return this.answerColumns()[u * this.#answerStride] as number;
+  }
+
+  unitStart(u: number): number {
+    return this.answerColumns()[u * this.#answerStride + 1] as number;
+  }
+
+  unitEnd(u: number): number {
+    return this.answerColumns()[u * this.#answerStride + 2] as number;
+  }
+
+  unitWordCount(u: number): number {
+    return this.answerColumns()[u * this.#answerStride + this.#wordsAt] as number;
+  }
+
+  /** A split index's rank columns (1 + fieldCount u32 per unit: tokens, lengths) as given; null for an index read whole. */
+  rankColumns(): Uint32Array | null {
+    return this.#rankColumns;
+  }
+
   /** The strings section's offsets and bytes, read first if they were not. */
   private stringsSection(): { offsets: Uint32Array; strings: Uint8Array } {
-    const late = this.#lateStrings;
-    if (late !== null) {
-      const bytes = late();
-      const r = new ByteReader(bytes);
-      const n = r.u32();
-      this.readStrings(new ByteReader(bytes, r.pos, r.pos + n));
-      r.take(n);
-      r.align();
-      if (r.pos !== bytes.length) throw new IndexFormatError('the strings do not end where the lead does');
-      // Joined to the rows for `bytes` (the strings' thunk is not called twice).
-      this.#lateStrings = null;
-      const rows = this.#bytes;
-      const joined = new Uint8Array(rows.length + bytes.length);
-      joined.set(rows, 0);
-      joined.set(bytes, rows.length);
-      this.#bytes = joined;
-    }
+    if (this.#strings === null) this.readLate();
     return { offsets: this.#stringOffsets as Uint32Array, strings: this.#strings as Uint8Array };
   }
 
@@ -474,10 +538,21 @@ export class IndexReader extends UnitRows {
    */
   get bytes(): Uint8Array {
     if (this.#tail !== null) {
-      this.stringsSection();
-      const joined = new Uint8Array(this.#bytes.length + this.#tail.length);
-      joined.set(this.#bytes, 0);
-      joined.set(this.#tail, this.#bytes.length);
+      let lead = this.#bytes;
+      if (this.#rankColumns !== null) {
+        // A split index's lead as its head stores it: header, unit rows, strings section.
+        const rows = this.unitRows();
+        this.stringsSection();
+        const section = this.#stringsSection as Uint8Array;
+        lead = new Uint8Array(this.#bytes.length + 4 + rows.length * 4 + section.length);
+        lead.set(this.#bytes, 0);
+        new DataView(lead.buffer).setUint32(this.#bytes.length, rows.length * 4, true);
+        lead.set(new Uint8Array(rows.buffer, rows.byteOffset, rows.length * 4), this.#bytes.length + 4);
+        lead.set(section, this.#bytes.length + 4 + rows.length * 4);
+      }
+      const joined = new Uint8Array(lead.length + this.#tail.length);
+      joined.set(lead, 0);
+      joined.set(this.#tail, lead.length);
       new DataView(joined.buffer).setUint32(MAGIC_BYTES.length + 12, this.termCount, true);
       this.#bytes = joined;
       this.#tail = null;
@@ -489,7 +564,7 @@ export class IndexReader extends UnitRows {
   sections(): IndexSections {
     const { offsets, strings } = this.stringsSection();
     return {
-      table: this.rows,
+      table: this.unitRows(),
       stringOffsets: offsets,
       strings,
       termOffsets: this.termOffsets,
@@ -501,7 +576,27 @@ export class IndexReader extends UnitRows {
 
   /** The unit rows as stored (a view, not to be written to): 5 + fieldCount u32 per unit. */
   unitRows(): Uint32Array {
-    return this.rows;
+    if (this.#rows === null) {
+      // A split index's rows as its head stores them: document, start, end, tokens, words, lengths.
+      const fields = this.fieldCount;
+      const words = 5 + fields;
+      const answer = this.answerColumns();
+      const rank = this.rank;
+      const rows = new Uint32Array(this.unitCount * words);
+      for (let u = 0; u < this.unitCount; u++) {
+        const at = u * words;
+        const a = u * 4;
+        const k = u * (1 + fields);
+        rows[at] = answer[a] as number;
+        rows[at + 1] = answer[a + 1] as number;
+        rows[at + 2] = answer[a + 2] as number;
+        rows[at + 3] = rank[k] as number;
+        rows[at + 4] = answer[a + 3] as number;
+        for (let f = 0; f < fields; f++) rows[at + 5 + f] = rank[k + 1 + f] as number;
+      }
+      this.#rows = rows;
+    }
+    return this.#rows;
   }
 
   /**
@@ -510,11 +605,10 @@ export class IndexReader extends UnitRows {
    */
   firstUnits(): Uint32Array {
     const first = new Uint32Array(this.docCount + 1);
-    const { rows: table, rowWords: unitWords } = this;
     let u = 0;
     for (let d = 0; d < this.docCount; d++) {
       first[d] = u;
-      while (u < this.unitCount && table[u * unitWords] === d) u++;
+      while (u < this.unitCount && this.unitDoc(u) === d) u++;
     }
     first[this.docCount] = u;
     return first;

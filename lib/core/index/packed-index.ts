@@ -51,6 +51,8 @@ export class PackedIndex extends UnitRows implements UnitIndex {
   private readonly readers: readonly IndexReader[];
   /** First unit of each pack (and the total at the end). */
   private readonly unitBase: Uint32Array;
+  /** First document of each pack (and the total at the end). */
+  private readonly docBase: Uint32Array;
   /** The pack of each unit. */
   private readonly packOf: Uint32Array;
   /** Postings of terms asked for before (termPostings), in order of use. */
@@ -75,30 +77,49 @@ export class PackedIndex extends UnitRows implements UnitIndex {
     this.oneQuery = oneQuery;
     this.readers = readers;
     this.fieldCount = fieldCount;
-    const words = 5 + fieldCount;
     this.unitBase = new Uint32Array(readers.length + 1);
+    this.docBase = new Uint32Array(readers.length + 1);
     const sums = new Array<number>(fieldCount).fill(0);
     readers.forEach((r, k) => {
       if (r.fieldCount !== fieldCount) throw new IndexFormatError('packs index another number of fields');
       this.unitBase[k + 1] = (this.unitBase[k] as number) + r.unitCount;
+      this.docBase[k + 1] = (this.docBase[k] as number) + r.docCount;
       for (let f = 0; f < fieldCount; f++) sums[f] = (sums[f] as number) + (r.lengthSums[f] as number);
     });
     this.lengthSums = sums;
     this.unitCount = this.unitBase[readers.length] as number;
     this.packOf = new Uint32Array(this.unitCount);
-    // The rows (UnitRows): every pack's, one after the other, each document renumbered in pack order.
-    const rows = new Uint32Array(this.unitCount * words);
-    let docBase = 0;
-    readers.forEach((r, k) => {
-      const from = this.unitBase[k] as number;
-      this.packOf.fill(k, from, this.unitBase[k + 1] as number);
-      const at = from * words;
-      rows.set(r.unitRows(), at);
-      for (let u = 0; u < r.unitCount; u++) rows[at + u * words] = (rows[at + u * words] as number) + docBase;
-      docBase += r.docCount;
-    });
-    this.rows = rows;
-    this.rowWords = words;
+    readers.forEach((_, k) => this.packOf.fill(k, this.unitBase[k] as number, this.unitBase[k + 1] as number));
+    // The rank columns (UnitRows: tokens and field lengths, 1 + fieldCount per unit) of every
+    // pack, one after the other: taken as they are when the packs' lie so in one buffer (a
+    // query's, ../engine/v1/segments.ts), else copied.
+    const stride = 1 + fieldCount;
+    this.rank = joinedRank(readers, this.unitCount * stride) ?? copiedRank(readers, this.unitCount, fieldCount);
+    this.rankStride = stride;
+    this.tokensAt = 0;
+    this.lengthsAt = 1;
+  }
+
+  // A unit's document (numbered across the packs, in pack order), offsets and word count:
+  // its pack's.
+  unitDoc(u: number): number {
+    const k = this.packOf[u] as number;
+    return (this.readers[k] as IndexReader).unitDoc(u - (this.unitBase[k] as number)) + (this.docBase[k] as number);
+  }
+
+  unitStart(u: number): number {
+    const k = this.packOf[u] as number;
+    return (this.readers[k] as IndexReader).unitStart(u - (this.unitBase[k] as number));
+  }
+
+  unitEnd(u: number): number {
+    const k = this.packOf[u] as number;
+    return (this.readers[k] as IndexReader).unitEnd(u - (this.unitBase[k] as number));
+  }
+
+  unitWordCount(u: number): number {
+    const k = this.packOf[u] as number;
+    return (this.readers[k] as IndexReader).unitWordCount(u - (this.unitBase[k] as number));
   }
 
   unitStrings(u: number): { slug: string; trail: string[] } {
@@ -174,4 +195,39 @@ export class PackedIndex extends UnitRows implements UnitIndex {
     }
     return { units, tfs };
   }
+}
+
+/** The packs' rank columns as one view, when they lie one after the other in one buffer; else null. */
+function joinedRank(readers: readonly IndexReader[], length: number): Uint32Array | null {
+  const first = readers[0]?.rankColumns() ?? null;
+  if (first === null) return length === 0 ? new Uint32Array(0) : null;
+  let end = first.byteOffset;
+  for (const r of readers) {
+    const c = r.rankColumns();
+    if (c === null || c.buffer !== first.buffer || c.byteOffset !== end) return null;
+    end += c.byteLength;
+  }
+  return new Uint32Array(first.buffer, first.byteOffset, length);
+}
+
+/** The packs' rank columns copied into one array (from their rows, for packs read whole). */
+function copiedRank(readers: readonly IndexReader[], units: number, fields: number): Uint32Array {
+  const stride = 1 + fields;
+  const rank = new Uint32Array(units * stride);
+  let at = 0;
+  for (const r of readers) {
+    const columns = r.rankColumns();
+    if (columns !== null) {
+      rank.set(columns, at);
+      at += columns.length;
+      continue;
+    }
+    const rows = r.unitRows();
+    const words = 5 + fields;
+    for (let u = 0; u < r.unitCount; u++, at += stride) {
+      rank[at] = rows[u * words + 3] as number;
+      for (let f = 0; f < fields; f++) rank[at + 1 + f] = rows[u * words + 5 + f] as number;
+    }
+  }
+  return rank;
 }

@@ -1,8 +1,9 @@
 // A term file: what a query reads of a run of consecutive packs (a "segment",
 // lib/core/engine/v1/segments.ts) — each pack's lead (its head up to the dictionary: the
-// document list, the index's header, unit rows and strings), the rows apart from the
-// names (document list and strings) so that a query reads every pack's rows and the
-// names of the packs its answer looks at, and the packs' dictionaries
+// document list, the index's header, unit rows and strings), cut so that a query reads
+// every pack's rank columns (each unit's token count and field lengths: what ranking
+// needs) and the names (document list, the units' documents, offsets and word counts, and
+// strings) of the packs its answer looks at only, and the packs' dictionaries
 // merged into one, so that a query finds each of its terms in the segment with one small
 // read instead of a binary search in every pack's dictionary, and reads its postings and
 // nothing else of them. Everything in it is copied from the packs' heads: a term file
@@ -12,17 +13,18 @@
 //   top      "CTXTERMS" u32 format(1) u32 packs u32 terms u32 dictBlocks u32 postBlocks
 //            u32 postBytes u32 0
 //            per pack, in pack order: its head's sha256 (32 bytes); u32 lengths of its
-//            lead's three parts: the document list (the head's magic, list and padding),
-//            the rows (the index's header and unit rows), the strings (the index's
-//            strings section); the sha256 of its rows, then of its names (its list and
-//            strings, as the body holds them: one after the other)
+//            document list (the head's magic, list and padding), its index's header, its
+//            rank columns (per unit u32 tokens, then each field's u32 length), its answer
+//            columns (per unit u32 document, start, end, words) and its strings section;
+//            the header's bytes; the sha256 of its rank columns, then of its names (list,
+//            answer columns and strings, as the body holds them: one after the other)
 //            per dictionary block: u32 length, f64 where its first entry's postings start
 //            in the postings, its 32-byte sha256
 //            per postings block: its 32-byte sha256 (blocks of POST_BLOCK bytes, the last
 //            shorter)
 //            u32 × (dictBlocks + 1) offsets into the blob of each block's first term, the blob
 //            zero padding to a multiple of 4
-//   body     every pack's rows back to back, then every pack's names (list, strings), the
+//   body     every pack's rank columns back to back, then every pack's names, the
 //            dictionary blocks back to back, then the postings (cut into postings blocks)
 //
 // A dictionary block holds entries in UTF-8 byte order, ending after the entry that takes it
@@ -35,7 +37,7 @@
 // used.
 
 import { ByteReader, ByteWriter, IndexFormatError } from './bytes.js';
-import { compareTermAt, type IndexReader, type IndexSections } from './index-format.js';
+import { compareTermAt, headerSize, type IndexReader, type IndexSections } from './index-format.js';
 
 export const TERM_FILE_MAGIC = 'CTXTERMS';
 export const TERM_FILE_FORMAT = 2;
@@ -51,7 +53,7 @@ const DICT_ENTRY = 4 + 8 + SHA_BYTES;
 
 /**
  * A pack as its term file is made from: its head's sha256 (raw), its lead's bytes, where in
- * the lead its rows begin (after the document list) and its strings begin, and its index.
+ * the lead its index begins (after the document list) and its strings begin, and its index.
  */
 export interface TermFilePack {
   readonly headSha256: Uint8Array;
@@ -78,35 +80,60 @@ export function encodeTermFile(packs: readonly TermFilePack[], sha256: (bytes: U
   const postBytes = m.post;
   const dictBlocks = m.blockEnds.length;
   const postBlocks = Math.ceil(postBytes.length / POST_BLOCK);
-  const top = new ByteWriter(64 + k * (3 * SHA_BYTES + 12) + dictBlocks * 44 + postBlocks * SHA_BYTES + m.firstTerms.length);
+  let headerBytes = 0;
+  for (const p of packs) headerBytes += headerSize(p.index.fieldCount);
+  const top = new ByteWriter(64 + k * (3 * SHA_BYTES + 20) + headerBytes + dictBlocks * 44 + postBlocks * SHA_BYTES + m.firstTerms.length);
   top.bytes(MAGIC);
   for (const v of [TERM_FILE_FORMAT, k, m.terms, dictBlocks, postBlocks, postBytes.length, 0]) top.u32(v);
-  // The leads' parts as the body holds them: every pack's rows, then every pack's names.
+  // The leads as the body holds them: every pack's rank columns, then every pack's names
+  // (its document list, its units' answer columns, its strings section); the headers go in the top.
   let leadBytes = 0;
-  for (const p of packs) leadBytes += p.lead.length;
-  const leads = new Uint8Array(leadBytes);
-  let rowsEnd = 0;
+  let rankEnd = 0;
   for (const p of packs) {
-    if (!(p.rowsAt >= 0 && p.rowsAt <= p.stringsAt && p.stringsAt <= p.lead.length)) throw new Error('encodeTermFile: a lead\'s parts are out of order');
-    leads.set(p.lead.subarray(p.rowsAt, p.stringsAt), rowsEnd);
-    rowsEnd += p.stringsAt - p.rowsAt;
+    const fields = p.index.fieldCount;
+    const units = p.index.unitCount;
+    const h = headerSize(fields);
+    const rowsBytes = units * (5 + fields) * 4;
+    if (!(p.rowsAt >= 0 && p.rowsAt + h + 4 + rowsBytes === p.stringsAt && p.stringsAt <= p.lead.length)) throw new Error('encodeTermFile: a lead\'s parts are not where its index says');
+    leadBytes += p.lead.length - h - 4;
+    rankEnd += units * (1 + fields) * 4;
   }
-  let rowsAt = 0;
-  let namesAt = rowsEnd;
+  const leads = new Uint8Array(leadBytes);
+  const view = new DataView(leads.buffer);
+  let rankAt = 0;
+  let namesAt = rankEnd;
   for (const p of packs) {
     if (p.headSha256.length !== SHA_BYTES) throw new Error('encodeTermFile: a head sha256 is 32 bytes');
-    const rows = p.stringsAt - p.rowsAt;
-    const names = p.rowsAt + p.lead.length - p.stringsAt;
+    const fields = p.index.fieldCount;
+    const units = p.index.unitCount;
+    const words = 5 + fields;
+    const rows = p.index.unitRows();
+    const rankBytes = units * (1 + fields) * 4;
+    const answerBytes = units * 16;
+    const stringsBytes = p.lead.length - p.stringsAt;
+    const answerAt = namesAt + p.rowsAt;
+    for (let u = 0; u < units; u++) {
+      const r = u * words;
+      let at = rankAt + u * (1 + fields) * 4;
+      view.setUint32(at, rows[r + 3] as number, true);
+      for (let f = 0; f < fields; f++) view.setUint32((at += 4), rows[r + 5 + f] as number, true);
+      const a = answerAt + u * 16;
+      view.setUint32(a, rows[r] as number, true);
+      view.setUint32(a + 4, rows[r + 1] as number, true);
+      view.setUint32(a + 8, rows[r + 2] as number, true);
+      view.setUint32(a + 12, rows[r + 4] as number, true);
+    }
     leads.set(p.lead.subarray(0, p.rowsAt), namesAt);
-    leads.set(p.lead.subarray(p.stringsAt), namesAt + p.rowsAt);
+    leads.set(p.lead.subarray(p.stringsAt), answerAt + answerBytes);
+    const namesBytes = p.rowsAt + answerBytes + stringsBytes;
+    const header = p.lead.subarray(p.rowsAt, p.rowsAt + headerSize(fields));
     top.bytes(p.headSha256);
-    top.u32(p.rowsAt);
-    top.u32(rows);
-    top.u32(p.lead.length - p.stringsAt);
-    top.bytes(sha256(leads.subarray(rowsAt, rowsAt + rows)));
-    top.bytes(sha256(leads.subarray(namesAt, namesAt + names)));
-    rowsAt += rows;
-    namesAt += names;
+    for (const v of [p.rowsAt, header.length, rankBytes, answerBytes, stringsBytes]) top.u32(v);
+    top.bytes(header);
+    top.bytes(sha256(leads.subarray(rankAt, rankAt + rankBytes)));
+    top.bytes(sha256(leads.subarray(namesAt, namesAt + namesBytes)));
+    rankAt += rankBytes;
+    namesAt += namesBytes;
   }
   let from = 0;
   m.blockEnds.forEach((end, b) => {
@@ -355,16 +382,18 @@ export class TermFileTop {
   readonly postBytes: number;
   /** Raw sha256 of each pack's head, in order. */
   readonly heads: Uint8Array[] = [];
-  /** Per pack: where its rows and its names are in the file, their lengths and sha256s, its list's length. */
-  private readonly rowStarts: number[] = [];
-  private readonly rowLengths: number[] = [];
-  private readonly rowSha: Uint8Array[] = [];
+  /** Per pack: its index's header; where its rank columns and its names are in the file, their lengths and sha256s; its names' parts. */
+  private readonly headers: Uint8Array[] = [];
+  private readonly rankStarts: number[] = [];
+  private readonly rankLengths: number[] = [];
+  private readonly rankSha: Uint8Array[] = [];
   private readonly nameStarts: number[] = [];
   private readonly listLengths: number[] = [];
+  private readonly answerLengths: number[] = [];
   private readonly nameLengths: number[] = [];
   private readonly nameSha: Uint8Array[] = [];
-  /** Where the rows end (the names begin) and the names end, in the file. */
-  readonly rowsEnd: number;
+  /** Where the rank columns end (the names begin) and the names end, in the file. */
+  readonly rankEnd: number;
   readonly leadsEnd: number;
   /** The top's bytes: the block table's sha256s are read from them where they stand. */
   private readonly top: Uint8Array;
@@ -390,28 +419,30 @@ export class TermFileTop {
     const postBlocks = r.u32();
     this.postBytes = r.u32();
     if (r.u32() !== 0 || postBlocks !== Math.ceil(this.postBytes / POST_BLOCK) || dictBlocks > this.terms || (dictBlocks === 0) !== (this.terms === 0)) throw new IndexFormatError('bad term file header');
-    let rowsAt = bytes.length;
-    const lists: number[] = [];
-    const strings: number[] = [];
+    let rankAt = bytes.length;
     for (let p = 0; p < this.packs; p++) {
       this.heads.push(r.take(SHA_BYTES));
-      lists.push(r.u32());
-      const rows = r.u32();
-      strings.push(r.u32());
-      this.rowStarts.push(rowsAt);
-      this.rowLengths.push(rows);
-      this.rowSha.push(r.take(SHA_BYTES));
-      this.nameSha.push(r.take(SHA_BYTES));
-      rowsAt += rows;
-    }
-    this.rowsEnd = rowsAt;
-    let at = rowsAt;
-    for (let p = 0; p < this.packs; p++) {
-      const list = lists[p] as number;
-      this.nameStarts.push(at);
+      const list = r.u32();
+      const header = r.u32();
+      const rank = r.u32();
+      const answer = r.u32();
+      const strings = r.u32();
+      if (list % 4 !== 0 || header % 4 !== 0 || rank % 4 !== 0 || answer % 16 !== 0) throw new IndexFormatError('bad term file lead lengths');
+      this.headers.push(r.take(header));
+      this.rankStarts.push(rankAt);
+      this.rankLengths.push(rank);
       this.listLengths.push(list);
-      this.nameLengths.push(list + (strings[p] as number));
-      at += list + (strings[p] as number);
+      this.answerLengths.push(answer);
+      this.nameLengths.push(list + answer + strings);
+      this.rankSha.push(r.take(SHA_BYTES));
+      this.nameSha.push(r.take(SHA_BYTES));
+      rankAt += rank;
+    }
+    this.rankEnd = rankAt;
+    let at = rankAt;
+    for (let p = 0; p < this.packs; p++) {
+      this.nameStarts.push(at);
+      at += this.nameLengths[p] as number;
     }
     this.leadsEnd = at;
     // The block tables read in place (a large cache's tops list ~100,000 blocks).
@@ -458,21 +489,29 @@ export class TermFileTop {
     return this.postOffset + this.postBytes;
   }
 
-  /** Where pack `p`'s rows (its index's header and unit rows) are in the file, their length and sha256. */
-  rows(p: number): { offset: number; length: number; sha256: Uint8Array } {
-    const length = this.rowLengths[p];
+  /** Pack `p`'s index header (a view of the top). */
+  header(p: number): Uint8Array {
+    const header = this.headers[p];
+    if (header === undefined) throw new IndexFormatError('pack out of range');
+    return header;
+  }
+
+  /** Where pack `p`'s rank columns are in the file, their length and sha256. */
+  rank(p: number): { offset: number; length: number; sha256: Uint8Array } {
+    const length = this.rankLengths[p];
     if (length === undefined) throw new IndexFormatError('pack out of range');
-    return { offset: this.rowStarts[p] as number, length, sha256: this.rowSha[p] as Uint8Array };
+    return { offset: this.rankStarts[p] as number, length, sha256: this.rankSha[p] as Uint8Array };
   }
 
   /**
    * Where pack `p`'s names are in the file — its document list (`list` bytes: the head's
-   * magic, list and padding), then its strings section — their length and sha256.
+   * magic, list and padding), its answer columns (`answer` bytes), then its strings
+   * section — their length and sha256.
    */
-  names(p: number): { offset: number; length: number; list: number; sha256: Uint8Array } {
+  names(p: number): { offset: number; length: number; list: number; answer: number; sha256: Uint8Array } {
     const length = this.nameLengths[p];
     if (length === undefined) throw new IndexFormatError('pack out of range');
-    return { offset: this.nameStarts[p] as number, length, list: this.listLengths[p] as number, sha256: this.nameSha[p] as Uint8Array };
+    return { offset: this.nameStarts[p] as number, length, list: this.listLengths[p] as number, answer: this.answerLengths[p] as number, sha256: this.nameSha[p] as Uint8Array };
   }
 
   /** Where dictionary block `b` is in the file, its length and its sha256. */

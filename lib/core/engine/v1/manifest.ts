@@ -36,7 +36,7 @@
 import { compact, compactPlain, compareBytes, parseJson, prettyPlain, type Json, type PlainJson } from '../../../json.js';
 import { sha256Hex } from '../../hash.js';
 import { IndexFormatError } from '../../index/bytes.js';
-import { IndexReader, scopedFromLead, type ScopedTerm } from '../../index/index-format.js';
+import { IndexReader, type LateUnits, scopedFromLead, type ScopedTerm } from '../../index/index-format.js';
 import { EARLIER_FORMATS, FORMAT_VERSION, parseBuildConfig, type V1Config } from './config.js';
 import { isLabel } from './label.js';
 
@@ -391,19 +391,19 @@ export interface PackLead {
 }
 
 /**
- * Decodes a pack's lead as a term file holds it (../../index/term-file.ts): its rows (`rows`:
- * the index's header and unit rows) now, checked against the record; its strings section
- * (`strings()`) and its document list (`list()`: the head's magic, list and padding) when
- * first asked for, each checked as decodeHead checks them in a head but two checks that
- * reading a document makes anyway (each version's form, one range per content:
- * decodeDocumentList). The index holds the terms `found` (distinct, in byte order) with their
- * postings (read from the term files, ./segments.ts). Throws a message.
+ * Decodes a pack's lead as a term file holds it (../../index/term-file.ts): its index's
+ * header (`header`) and its units' rank columns (`rank`: tokens and field lengths) now,
+ * checked against the record; its units' answer columns and strings section (`late()`)
+ * and its document list (`list()`: the head's magic, list and padding) when first asked
+ * for, each checked as decodeHead checks them in a head but two checks that reading a
+ * document makes anyway (each version's form, one range per content:
+ * decodeDocumentList). The index holds the terms `found` (distinct, in byte order) with
+ * their postings (read from the term files, ./segments.ts). Throws a message.
  */
-export function decodeRows(rows: Uint8Array, record: PackRecord, found: readonly ScopedTerm[], strings: () => Uint8Array, list: () => Uint8Array, pack = 0, base = 0): PackLead {
+export function decodeRows(header: Uint8Array, rank: Uint32Array, record: PackRecord, found: readonly ScopedTerm[], late: () => LateUnits, list: () => Uint8Array, pack = 0, base = 0): PackLead {
   let index: IndexReader;
   try {
-    // (The reader refuses rows that do not end where the index's strings begin.)
-    index = scopedFromLead(rows, found, strings);
+    index = scopedFromLead(header, found, { rank, late });
   } catch (err) {
     if (err instanceof IndexFormatError) throw new Error(`index: ${err.message}`);
     throw err;

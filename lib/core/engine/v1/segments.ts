@@ -18,9 +18,10 @@ import { Worker } from 'node:worker_threads';
 import { ContextError, type ErrorData, fromErrorData, osFailure } from '../../../errors.js';
 import * as fs from '../../fs.js';
 import { sha256Bytes, sha256Hex } from '../../hash.js';
-import { IndexFormatError } from '../../index/bytes.js';
+import { IndexFormatError, LITTLE_ENDIAN_HOST } from '../../index/bytes.js';
 import { compareU8, indexLeadParts, type IndexReader, type ScopedTerm } from '../../index/index-format.js';
 import { encodeTermFile, findInBlock, POST_BLOCK, TermFileTop, type TermPostings } from '../../index/term-file.js';
+import { FIELD_COUNT } from '../../analysis/term-counter.js';
 import { pathHash } from './packs.js';
 import { decodeHead, decodeRows, LazyDocuments, type ManifestTop, packPath, type PackLead, type PackRecord, type PackedDocument, termPath, type TermRecord } from './manifest.js';
 import { openCacheFile, type QueryHeads } from './heads.js';
@@ -160,16 +161,24 @@ export function headAt(dir: string, record: PackRecord): { head: Uint8Array; ind
 
 /**
  * What a query of the terms whose UTF-8 bytes are `keys` (sorted, distinct) reads of the
- * cache at `dir`, from its term files: each pack's rows, its names (document list and
- * strings) when first asked for, and, in key order, those of the terms it holds with their
- * postings as it stores them, handed to `pack` in pack order (the rows are a view of their
- * segment's rows, read into a buffer of their own; `names` reads the pack's names from its
- * term file, opened again by name, at each call). Every byte is checked before it is used
- * (cache_invalid otherwise): each top against the manifest, its packs' head sha256s against
- * the manifest's, the rows, names and blocks against the top.
+ * cache at `dir`, from its term files: each pack's index header and rank columns, its
+ * names (document list, answer columns, strings) when first asked for, and, in key order,
+ * those of the terms it holds with their postings as it stores them, handed to `pack` in
+ * pack order. Every pack's rank columns are read into one array, in pack order (a unit's
+ * at its number times 1 + FIELD_COUNT), so that the packed index takes them as they are;
+ * `names` reads the pack's names from its term file, opened again by name, at each call.
+ * Every byte is checked before it is used (cache_invalid otherwise): each top against the
+ * manifest, its packs' head sha256s against the manifest's, the rank columns, names and
+ * blocks against the top.
  */
-export function readQueryReads(dir: string, terms: readonly TermRecord[], packs: readonly PackRecord[], keys: readonly Uint8Array[], pack: (k: number, rows: Uint8Array, names: () => PackNames, found: readonly ScopedTerm[]) => void): void {
+export function readQueryReads(dir: string, terms: readonly TermRecord[], packs: readonly PackRecord[], keys: readonly Uint8Array[], pack: (k: number, header: Uint8Array, rank: Uint32Array, names: () => PackNames, found: readonly ScopedTerm[]) => void): void {
+  const stride = 1 + FIELD_COUNT;
+  let units = 0;
+  for (const p of packs) units += p.units;
+  const rank = new Uint32Array(units * stride);
+  const rankBytes = new Uint8Array(rank.buffer);
   let first = 0;
+  let unit = 0;
   for (const record of terms) {
     const name = termPath(record.sha256);
     const fd = openCacheFile(dir, name, record.bytes);
@@ -180,18 +189,26 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
       try {
         const top = new TermFileTop(topBytes);
         if (top.packs !== record.packs || top.fileBytes !== record.bytes || first + top.packs > packs.length) throw invalid(`index: ${name} does not describe itself as the manifest does`);
-        // The rows, back to back after the top: one read, each checked. The packs' indexes
-        // keep views of them (./heads.ts), so they are read into a buffer of their own.
-        const scratch = read(top.rowsEnd - top.topBytes, top.topBytes);
-        const rows: Uint8Array[] = [];
+        // The rank columns, back to back after the top: one read, into the cache's array
+        // where this segment's units begin, each pack's checked.
+        let segment = 0;
+        for (let p = 0; p < top.packs; p++) segment += (packs[first + p] as PackRecord).units;
+        const from = unit * stride * 4;
+        if (top.rankEnd - top.topBytes !== segment * stride * 4) throw invalid(`index: ${name} does not count its packs' units as the manifest does`);
+        readInto(dir, name, fd, rankBytes.subarray(from, from + segment * stride * 4), top.topBytes);
+        const views: Uint32Array[] = [];
+        let at = unit;
         for (let p = 0; p < top.packs; p++) {
-          if (Buffer.from((top.heads[p] as Uint8Array).buffer, (top.heads[p] as Uint8Array).byteOffset, 32).toString('hex') !== (packs[first + p] as PackRecord).head.sha256) {
+          const packRecord = packs[first + p] as PackRecord;
+          if (Buffer.from((top.heads[p] as Uint8Array).buffer, (top.heads[p] as Uint8Array).byteOffset, 32).toString('hex') !== packRecord.head.sha256) {
             throw invalid(`index: ${name} is not the term file of its packs`);
           }
-          const at = top.rows(p);
-          const bytes = scratch.subarray(at.offset - top.topBytes, at.offset - top.topBytes + at.length);
-          if (!sha256Bytes(bytes).equals(at.sha256)) throw invalid(`index: rows in ${name} do not match their top`);
-          rows.push(bytes);
+          const r = top.rank(p);
+          const bytes = rankBytes.subarray(from + r.offset - top.topBytes, from + r.offset - top.topBytes + r.length);
+          if (r.length !== packRecord.units * stride * 4 || !sha256Bytes(bytes).equals(r.sha256)) throw invalid(`index: rank columns in ${name} do not match their top`);
+          if (!LITTLE_ENDIAN_HOST) swapU32(bytes);
+          views.push(rank.subarray(at * stride, (at + packRecord.units) * stride));
+          at += packRecord.units;
         }
         const hits: { key: Uint8Array; postings: TermPostings[] }[] = [];
         for (const key of keys) {
@@ -204,11 +221,12 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
           if (postings !== null) hits.push({ key, postings });
         }
         const blocks = postingsBlocks(hits, top, read, name);
-        const found: ScopedTerm[][] = rows.map(() => []);
+        const found: ScopedTerm[][] = views.map(() => []);
         for (const { key, postings } of hits) {
           for (const p of postings) (found[p.pack] as ScopedTerm[]).push({ term: key, count: p.count, postings: slice(blocks, p.start, p.bytes) });
         }
-        for (let p = 0; p < top.packs; p++) pack(first + p, rows[p] as Uint8Array, namesOf(dir, record, top.names(p)), found[p] as ScopedTerm[]);
+        for (let p = 0; p < top.packs; p++) pack(first + p, top.header(p), views[p] as Uint32Array, namesOf(dir, record, top.names(p)), found[p] as ScopedTerm[]);
+        unit += segment;
       } catch (err) {
         if (err instanceof IndexFormatError) throw invalid(`index: ${name}: ${err.message}`);
         throw err;
@@ -221,9 +239,32 @@ export function readQueryReads(dir: string, terms: readonly TermRecord[], packs:
   if (first !== packs.length) throw invalid('manifest: the term files do not cover the packs');
 }
 
-/** A pack's names as its term file holds them: its head's magic, document list and padding; its index's strings section. */
+/** `bytes` read from `position` of the cache file `name` open as `fd` (cache_invalid when it is shorter). */
+function readInto(dir: string, name: string, fd: number, bytes: Uint8Array, position: number): void {
+  try {
+    fs.readInto(fd, bytes, bytes.length, position);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`documents_exist: ${name} is truncated`);
+    throw osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, name) });
+  }
+}
+
+/** Little-endian u32s read on a big-endian host: each swapped in place. */
+function swapU32(bytes: Uint8Array): void {
+  for (let i = 0; i + 3 < bytes.length; i += 4) {
+    const a = bytes[i] as number;
+    const b = bytes[i + 1] as number;
+    bytes[i] = bytes[i + 3] as number;
+    bytes[i + 1] = bytes[i + 2] as number;
+    bytes[i + 2] = b;
+    bytes[i + 3] = a;
+  }
+}
+
+/** A pack's names as its term file holds them: its head's magic, document list and padding; its units' answer columns; its index's strings section. */
 export interface PackNames {
   readonly list: Uint8Array;
+  readonly answer: Uint8Array;
   readonly strings: Uint8Array;
 }
 
@@ -244,7 +285,7 @@ function readerOf(dir: string, name: string, fd: number): (length: number, at: n
  * says): the file opened again by name — the same bytes or none, as it is named by its
  * hash — and the bytes read and checked against the top's sha256 of them.
  */
-function namesOf(dir: string, record: TermRecord, at: { readonly offset: number; readonly length: number; readonly list: number; readonly sha256: Uint8Array }): () => PackNames {
+function namesOf(dir: string, record: TermRecord, at: { readonly offset: number; readonly length: number; readonly list: number; readonly answer: number; readonly sha256: Uint8Array }): () => PackNames {
   return () => {
     const name = termPath(record.sha256);
     const fd = openCacheFile(dir, name, record.bytes);
@@ -255,7 +296,7 @@ function namesOf(dir: string, record: TermRecord, at: { readonly offset: number;
       fs.closeFile(fd);
     }
     if (!sha256Bytes(bytes).equals(at.sha256)) throw invalid(`index: names in ${name} do not match their top`);
-    return { list: bytes.subarray(0, at.list), strings: bytes.subarray(at.list) };
+    return { list: bytes.subarray(0, at.list), answer: bytes.subarray(at.list, at.list + at.answer), strings: bytes.subarray(at.list + at.answer) };
   };
 }
 
@@ -319,7 +360,7 @@ export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uin
   for (const key of [...keys].sort(compareU8)) if (sorted.length === 0 || compareU8(sorted[sorted.length - 1] as Uint8Array, key) !== 0) sorted.push(key);
   const lists: (() => readonly PackedDocument[])[] = [];
   const readers: IndexReader[] = [];
-  readQueryReads(dir, top.terms, top.packs, sorted, (k, rows, names, found) => {
+  readQueryReads(dir, top.terms, top.packs, sorted, (k, header, rank, names, found) => {
     const record = top.packs[k] as PackRecord;
     const where = (err: unknown): ContextError =>
       err instanceof ContextError ? err : invalid(`index: the lead of ${packPath(record.sha256)}: ${err instanceof Error ? err.message : String(err)}`);
@@ -328,7 +369,7 @@ export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uin
     const parts = (): PackNames => (known ??= names());
     let lead: PackLead;
     try {
-      lead = decodeRows(rows, record, found, () => parts().strings, () => parts().list, k, record.head.bytes);
+      lead = decodeRows(header, rank, record, found, () => parts(), () => parts().list, k, record.head.bytes);
     } catch (err) {
       throw where(err);
     }

@@ -76,16 +76,22 @@ t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields
   const termBytes = readFileSync(join(cache, 'packs', `${terms[0]!.sha256}.terms`));
   t.same(terms[0], { bytes: termBytes.length, sha256: sha256(termBytes), packs: 1, top: { bytes: terms[0]!.top.bytes, sha256: sha256(termBytes.subarray(0, terms[0]!.top.bytes)) } }, 'a term file: its size, the sha256 it is named by, how many packs, its top');
   t.equal(termBytes.subarray(0, 8).toString('latin1'), 'CTXTERMS', 'the term file\'s magic');
-  // Right after its top, the pack's lead (its head up to the index's dictionary) in two
-  // parts (format 19): its rows (the index's header and unit rows), then its names (the
-  // document list, then the index's strings).
+  // Right after its top, the pack's lead (its head up to the index's dictionary) cut as
+  // format 19 cuts it: its rank columns (per unit its tokens and field lengths), then its
+  // names (its document list, its answer columns — per unit document, start, end, words —
+  // and its strings section); the index's header is in the top.
   const h0 = headOf(pack, record.head.bytes);
   const parts = indexLeadParts(h0.index);
   const after = terms[0]!.top.bytes;
-  const rows = head.subarray(h0.indexAt, h0.indexAt + parts.stringsAt);
-  const names = Buffer.concat([head.subarray(0, h0.indexAt), head.subarray(h0.indexAt + parts.stringsAt, h0.indexAt + parts.end)]);
-  t.same(termBytes.subarray(after, after + rows.length), rows, 'the pack\'s rows, copied after the top');
-  t.same(termBytes.subarray(after + rows.length, after + rows.length + names.length), names, 'then its names: its document list and its strings');
+  const rows = new IndexReader(h0.index).unitRows();
+  const u32le = (values: number[]): Buffer => Buffer.from(new Uint32Array(values).buffer);
+  const rank = u32le([...Array(3).keys()].flatMap((u) => [rows[u * 9 + 3]!, ...[5, 6, 7, 8].map((f) => rows[u * 9 + f]!)]));
+  const answer = u32le([...Array(3).keys()].flatMap((u) => [0, 1, 2, 4].map((k) => rows[u * 9 + k]!)));
+  const names = Buffer.concat([head.subarray(0, h0.indexAt), answer, head.subarray(h0.indexAt + parts.stringsAt, h0.indexAt + parts.end)]);
+  t.same(termBytes.subarray(after, after + rank.length), rank, 'the pack\'s rank columns, copied after the top');
+  t.same(termBytes.subarray(after + rank.length, after + rank.length + names.length), names, 'then its names: its document list, its answer columns and its strings');
+  const header = head.subarray(h0.indexAt, h0.indexAt + 64);
+  t.ok(termBytes.subarray(0, after).includes(header), 'its index\'s header in the top');
   const h = headOf(pack, record.head.bytes);
   t.same(h.list, [['Guide.md', versionOf('Install the guide'), 0, 17], ['b.md', versionOf('beta text'), 17, 9], ['sub/c.mdx', versionOf('gamma'), 26, 5]], 'the head lists [path, version, offset, bytes], offsets after the head');
   t.equal(h.indexAt % 4, 0, 'the index starts 4-byte aligned');

@@ -109,8 +109,8 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
   const firstFails = await failureOf(() => dist.loadV1(cache, text));
   t.not(firstFails, lastFails, 'the first pack damaged too: a sequential whole load meets that one first');
   t.equal(await failureOf(() => dist.loadV1Parallel(cache, text, undefined, undefined, 2, 0)), firstFails, 'this thread met the first one, the worker the last: the first is reported');
-  // A term file's copy of the first pack's rows (a byte of its index's header, right after
-  // the top): a one-query load refuses it.
+  // A term file's copy of the first pack's rank columns (a byte of its first unit's token
+  // count, right after the top): a one-query load refuses it.
   const top = readManifest(text);
   if (Array.isArray(top)) throw new Error('manifest');
   const termFile = join(cache, 'packs', `${(top.terms[0] as { sha256: string }).sha256}.terms`);
@@ -118,5 +118,5 @@ t.test('through dist/: a worker checks the later heads; the same cache, the same
   const at = (top.terms[0] as { top: { bytes: number } }).top.bytes + 14;
   bytes[at] = (bytes[at] as number) ^ 0x01;
   writeFileSync(termFile, bytes);
-  t.match(await failureOf(() => dist.loadV1(cache, text, undefined, terms)), /^cache_invalid: index: rows in packs\/.*\.terms do not match their top$/, 'rows damaged in a term file: a one-query load refuses them');
+  t.match(await failureOf(() => dist.loadV1(cache, text, undefined, terms)), /^cache_invalid: index: rank columns in packs\/.*\.terms do not match their top$/, 'rank columns damaged in a term file: a one-query load refuses them');
 });
