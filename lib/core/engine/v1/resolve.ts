@@ -593,6 +593,9 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
     }
     return matches;
   };
+  // Each entry's `matched` (a function of its best unit's matches), made once per answer:
+  // pricing renders an entry many times, and each time analyzed the query's words again.
+  const matchedOf = new Map<number, string>();
   // What the budget was charged for the units of `group` (each unit's content and trail).
   const tokensOf = (group: readonly number[]): number => group.reduce((n, u) => n + index.unitTokens(u), 0);
   // The entry of `group` holding `content`: lean (id, short version, the headings above,
@@ -608,7 +611,12 @@ function select(cache: V1Cache, query: string, budget: number, scope: BudgetScop
         const under = headingsAbove(index.unitStrings(first).trail, content);
         if (under !== '') lean['under'] = under;
       }
-      lean['matched'] = matchedWords(query, new Set(matches.map((m) => m.term))) || matches.map((m) => m.term).join(' ');
+      let matched = matchedOf.get(best);
+      if (matched === undefined) {
+        matched = matchedWords(query, new Set(matches.map((m) => m.term))) || matches.map((m) => m.term).join(' ');
+        matchedOf.set(best, matched);
+      }
+      lean['matched'] = matched;
       lean['tokens'] = tokensOf(group);
       lean['content'] = content;
       return lean;
