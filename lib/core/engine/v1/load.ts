@@ -2,8 +2,9 @@
 // the manifest is checked (shape, cache_version recomputed from the packs' heads), every
 // pack must be there with its recorded size, and each pack's head (its document list and
 // index) is read and must match the size and sha256 the manifest records — or, loaded for
-// one query, each pack's lead and that query's terms' postings from the term files, every
-// block checked against its record (./segments.ts readQueryHeads). A document's
+// one query, each pack's rank columns and that query's terms' postings from the term files
+// and the names of the packs its answer looks at, every block checked against its record
+// (./segments.ts readQueryHeads). A document's
 // content is read only when selected, from its pack (opened then and kept open, at most
 // OPEN_PACKS at a time, its size checked again), and re-hashed against its version, so a
 // damaged cache yields cache_invalid, never a wrong answer.
@@ -96,7 +97,7 @@ export function loadV1(dir: string, manifestText: string, parsed?: { readonly va
 /** The loaded cache of manifest `top` whose heads are `heads` (for `terms` alone, when given). */
 function cacheOf(dir: string, top: ManifestTop, heads: Heads | QueryHeads, terms?: readonly string[]): V1Cache {
   const { documents, readers } = heads;
-  const manifest: V1Manifest = { ...top, documents: Array.isArray(documents) ? documentList(documents) : (documents as QueryHeads['documents']) };
+  const manifest: V1Manifest = { ...top, documents: Array.isArray(documents) ? documentList(documents) : documents };
   const index = new PackedIndex(readers, FIELD_COUNT, POSTINGS_KEPT, terms !== undefined);
   const fds = new Map<number, number>();
   let open = true;

@@ -16,8 +16,9 @@
 //   packs/<sha256>.terms
 //                   named by the sha256 of its bytes: what a query reads of a segment of
 //                   consecutive packs — each one's lead (its head up to the index's
-//                   dictionary: its unit rows apart from its names, its document list and
-//                   strings, which a query reads only for the packs its answer looks at)
+//                   dictionary: its units' rank columns apart from its names — document
+//                   list, answer columns, strings —, which a query reads only for the packs
+//                   its answer looks at)
 //                   and their dictionaries merged, with their postings (./segments.ts,
 //                   ../../index/term-file.ts); it follows from those packs' heads.
 //

@@ -9,9 +9,10 @@
 // A term file follows from its packs' heads, byte for byte: a build makes it from them,
 // `verify` makes it again and compares. A query reads each term file's top (checked against
 // the manifest's sha256 of it; it lists its packs' head sha256s, which must be the
-// manifest's), its packs' leads, per query term one dictionary block, and that term's
-// postings blocks, each checked against the top's sha256 of it before it is used: no pack
-// is opened but those whose documents it prints.
+// manifest's), its packs' rank columns, per query term one dictionary block and that term's
+// postings blocks, and the names of the packs its answer looks at, each checked against the
+// top's sha256 of it before it is used: no pack is opened but those whose documents it
+// prints.
 
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -271,12 +272,9 @@ export interface PackNames {
 /** Reads `length` bytes at `at` of the cache file `name` open as `fd` (cache_invalid when it is shorter). */
 function readerOf(dir: string, name: string, fd: number): (length: number, at: number) => Buffer {
   return (length, at) => {
-    try {
-      return fs.readAt(fd, length, at);
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 'ESHORT') throw invalid(`documents_exist: ${name} is truncated`);
-      throw osFailure(err, { op: 'read', role: 'cache', subject: dir, path: join(dir, name) });
-    }
+    const bytes = Buffer.allocUnsafe(length);
+    readInto(dir, name, fd, bytes, at);
+    return bytes;
   };
 }
 
@@ -349,11 +347,12 @@ function slice(blocks: ReadonlyMap<number, Buffer>, start: number, length: numbe
 
 /**
  * What a query of the terms whose UTF-8 bytes are `keys` reads of the cache at `dir` whose
- * manifest is `top`: from the term files (./segments.ts), each pack's rows and those terms'
- * postings, every byte checked against its record — per pack, an index holding those terms
- * alone, the bytes readHeads makes of the whole heads for `keys` — and the documents, each
- * pack's list read with its strings the first time one of its documents, or one of its
- * units' slugs or trails, is asked for. No pack is opened. The first failure met is thrown.
+ * manifest is `top`: from the term files (readQueryReads), each pack's rank columns and
+ * those terms' postings, every byte checked against its record — per pack, an index holding
+ * those terms alone, the bytes readHeads makes of the whole heads for `keys` — and the
+ * documents, each pack's names (its list, answer columns and strings) read the first time
+ * one of its documents, or one of its units' offsets, slugs or trails, is asked for. No
+ * pack is opened. The first failure met is thrown.
  */
 export function readQueryHeads(dir: string, top: ManifestTop, keys: readonly Uint8Array[]): QueryHeads {
   const sorted: Uint8Array[] = [];
