@@ -1,5 +1,5 @@
 // A/B timing of two builds of this package in one process, for changes too small to see in
-// whole builds on a noisy host (docs/engine.md "One scan for terms, and leaner memos").
+// whole builds on a noisy host (docs/engine-measurements.md "One scan for terms, and leaner memos").
 //
 //   node bench/ab.mjs DIST_A DIST_B [tokens|terms|batch]
 //

@@ -234,7 +234,7 @@ async function globs(work: WorkDir, report: Report, options: GuardOptions): Prom
   mkdirSync(docs, { recursive: true });
   mkdirSync(join(root, 'caches'));
   writeFileSync(join(docs, 'a.md'), '# A\n\nalpha\n');
-  // The documented limits (docs/engine.md "Limits"; the suite runs the built CLI, not lib/).
+  // The documented limits (docs/sources.md "Limits"; the suite runs the built CLI, not lib/).
   const MAX_GLOBS = 64;
   const MAX_GLOB_BYTES = 1024;
   const half = Math.floor((MAX_GLOB_BYTES - 2) / 2);

@@ -12,7 +12,7 @@ import { run, spawnContext } from './harness.js';
 
 const USAGE = /\nusage: context build --sources DIR --cache OUT \[--force\] \[--engine v1\|v0\]\n[^]*docs\/engine\.md\)\n$/;
 
-t.test('docs/engine.md "Sources": `build` (engine v1 by default) prints one JSON line, in this shape', async (t) => {
+t.test('docs/sources.md "Formats and files": `build` (engine v1 by default) prints one JSON line, in this shape', async (t) => {
   const dir = t.testdir({ docs: { 'Guide.md': '# Guide\n\nalpha\n', 'b.mdx': 'beta', 'bad.md': Buffer.from([0xff]) } });
   const r = await run(['build', '--sources', 'docs', '--cache', 'out/cache'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '0' } });
   const m = manifestOf(join(dir, 'out', 'cache'));

@@ -64,7 +64,7 @@ t.test('a Sphinx page as shipped: its body is one unit printed as visible text, 
 });
 
 t.test("a Sphinx build's source copy (_sources/PAGE.rst.txt) is read as reStructuredText, not as plain text", async (t) => {
-  // Each section long enough to be a unit of its own (small neighbours are merged, docs/engine.md "Units that fit").
+  // Each section long enough to be a unit of its own (small neighbours are merged, docs/sources.md "Units that fit").
   const filler = (word: string): string => `${Array.from({ length: 60 }, (_, i) => `${word}${i}`).join(' ')}\n`;
   const rst = `Deploying\n=========\n\nHow the service is shipped.\n\n${filler('ship')}\nRolling back\n------------\n\nRun \`\`deploy --undo\`\` to restore the previous release.\n\n${filler('undo')}`;
   const dir = t.testdir({ docs: { _sources: { 'deploy.rst.txt': rst }, 'notes.txt': 'Deploying\n=========\n\nMeeting notes.\n' } });

@@ -3,8 +3,7 @@
 // list tool with the engine, tokenizer, formats and document count; the MCP resolve tool's
 // input schema names the caches the server can read (an enum while there are few, refreshed
 // with notifications/tools/list_changed where the protocol era has it), so an agent can ask
-// in one call instead of two." Decisions: docs/mcp.md "Caches by name", docs/engine.md
-// "Cache format 6" (label).
+// in one call instead of two." Decisions: docs/mcp.md "Caches by name", docs/cache-format.md (label).
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -44,7 +44,7 @@ export const build: Command = {
     about:
       'Compiles the Markdown under a directory into an immutable, content-addressed context cache that resolve, inspect, verify, status and the MCP server read. ' +
       'Everything is read and checked before the cache is written; it appears at once (written beside it, then renamed), so a failed build leaves nothing behind. ' +
-      'Engine v1 (the default) writes an index inside the cache: Markdown and MDX, reStructuredText, AsciiDoc, plain text and HTML, .gitignore honoured, BM25 ranking with stemming, documents cut into sections no bigger than a fixed cap, token counts exact in o200k_base (docs/engine.md); ' +
+      'Engine v1 (the default) writes an index inside the cache: Markdown and MDX, reStructuredText, AsciiDoc, plain text and HTML, .gitignore honoured, BM25 ranking with stemming, documents cut into sections no bigger than a fixed cap, token counts exact in o200k_base (docs/engine.md; how each format is read and cut: docs/sources.md); ' +
       'a --force rebuild of a v1 cache reuses what did not change. ' +
       'Engine v0 (--engine v0) is the Context Engine v0 cache, byte for byte with its reference: every *.md file, whole. ' +
       'A build that finds no document still writes its (empty) cache, exits 0 and warns on stderr, naming the extensions it looked for. ' +

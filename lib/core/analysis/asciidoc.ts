@@ -1,6 +1,6 @@
 // The section structure of an AsciiDoc document, as Asciidoctor reads it, for sections.ts:
 // the same MarkdownStructure the Markdown reader returns (no front matter). A section reader,
-// not a converter; the rules (docs/engine.md "Sources", AsciiDoc):
+// not a converter; the rules (docs/sources.md "Formats and files", AsciiDoc):
 // - a section title is a line at column 0 of 1 to 6 `=` (or Markdown-style `#`, which
 //   Asciidoctor also reads), one or more spaces or tabs, then text; a closing run of the same
 //   marker after a space is not text (`== Setup ==`). `= Title` (the document title, level 0)

@@ -2,7 +2,7 @@
 // know a book's chapters and their order and show as the sidebar, never as a page. Its lines
 // name every chapter, so as text it matched any question that names one, and an answer
 // spent its tokens on a list of links. It is navigation, as an HTML page's menus are
-// (docs/engine.md "Sources"): the document stays in the cache and has no body.
+// (docs/sources.md "Formats and files"): the document stays in the cache and has no body.
 //
 // A file is one when its name is `SUMMARY.md` and every line of its body (past any front
 // matter) is blank or one of what the format allows: a heading (a part title), a link alone

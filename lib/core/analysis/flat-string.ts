@@ -7,7 +7,7 @@
 // generic lookup on every read ("megamorphic"). Heading texts are rendered by joining and
 // slicing, and the term counter reads them with the same code as the documents' texts: with
 // them as rendered, a build thread spent ~8 % of its samples (perf) in those generic lookups
-// (docs/engine.md, "Heading texts read as flat strings").
+// (docs/engine-measurements.md, "Heading texts read as flat strings").
 
 /**
  * `s`, as a flat string of its own: cut into its UTF-16 code units and joined again (any

@@ -1,5 +1,5 @@
 // An HTML page read as its visible text, and the section structure of that text, for
-// sections.ts (docs/engine.md "Sources", HTML). A scanner, not a parser; linear in the page.
+// sections.ts (docs/sources.md "Formats and files", HTML). A scanner, not a parser; linear in the page.
 //
 // The text (what an HTML document's units are offsets into, what they print, count and index):
 // - dropped with everything inside them: `<head>` (to `</head>` or `<body>`); `<script>`,

@@ -143,7 +143,7 @@ function attributeList(content: string, close: number): { content: string; id: s
 
 /**
  * A heading's id and attributes at the end of its raw content, read as the sites that
- * render them do (docs/engine.md "Heading ids as sites render them"): the content without
+ * render them do (docs/sources.md "Heading ids as sites render them"): the content without
  * them, and the id they name (null: a list naming none). Null: nothing to read.
  */
 export function headingId(content: string): { content: string; id: string | null } | null {

@@ -1,7 +1,7 @@
 // The section structure of a reStructuredText document, as docutils reads it, for sections.ts:
 // the same MarkdownStructure the Markdown reader returns (no front matter). A small reader,
 // not a parser (no maintained pure-JS rST parser exists); the rules are docutils' own
-// (docs/engine.md "Sources", reStructuredText):
+// (docs/sources.md "Formats and files", reStructuredText):
 // - a section title is one line of text at column 0 underlined by a run of one punctuation
 //   character (trailing spaces allowed), optionally overlined by the same run; with an
 //   overline the underline must match it exactly and the title may be inset. The run must be
@@ -23,7 +23,7 @@
 // - Sphinx's object descriptions (`.. function:: walk(top)`, `.. py:data:: X`, a class's
 //   `.. method::` at its body's indentation) and a `.. glossary::`'s terms are titles too, a
 //   level below their section (members one more), with the anchors Sphinx gives them
-//   (`os.walk`, `c.PyObject`, `term-GIL`): docs/engine.md "Sources", reStructuredText.
+//   (`os.walk`, `c.PyObject`, `term-GIL`): docs/sources.md "Formats and files", reStructuredText.
 // Linear in the text's length.
 
 import { finishTitles, indentOf, isBlank, splitLines, type RawTitle } from './lines.js';

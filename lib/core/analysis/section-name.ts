@@ -1,5 +1,5 @@
 // The name of a document's leading part (the text before its first heading that cuts a
-// section): docs/engine.md "Sections". A heading names the sections after it; the text before
+// section): docs/sources.md "Sections". A heading names the sections after it; the text before
 // any heading is named by the page: its front-matter `title`, else its first line of text,
 // with Markdown marks removed as they are from a heading (markdown-inline.ts), trimmed and
 // at most NAME_MAX code points. Pure, and it reads no further than that first line.

@@ -1,5 +1,5 @@
 // Sections: a Markdown document cut into addressable units that fit, the rules of
-// docs/engine.md "Markdown structure and sections" and "Units that fit":
+// docs/sources.md "Markdown structure and sections" and "Units that fit":
 // - sections tile the document's body, the text after its front matter (no section holds
 //   front matter); cut before each top-level heading of level <= splitLevel; text before the first
 //   one is a leading part, named by the page (section-name.ts): slug '', trail [its

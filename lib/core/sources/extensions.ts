@@ -2,7 +2,7 @@
 // A module of its own so that readers of build_config (resolve, load) need not load the walk
 // and its glob and gitignore libraries.
 
-/** A document's format: which section reader reads it (docs/engine.md "Sources"). */
+/** A document's format: which section reader reads it (docs/sources.md "Formats and files"). */
 export type DocumentFormat = 'markdown' | 'rst' | 'asciidoc' | 'text' | 'html';
 
 /** Extension (lowercase, no dot) -> format. */

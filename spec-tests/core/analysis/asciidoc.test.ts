@@ -1,5 +1,5 @@
 // The AsciiDoc section reader (lib/core/analysis/asciidoc.ts), issue 46: section titles,
-// levels, ids and spans by Asciidoctor's rules (docs/engine.md "Sources"). A real page
+// levels, ids and spans by Asciidoctor's rules (docs/sources.md "Formats and files"). A real page
 // (spec-tests/fixtures/formats/asciidoc, README there) and the rules one by one.
 
 import { readFileSync } from 'node:fs';
@@ -62,7 +62,7 @@ t.test('spans include the attribute lines above; CRLF', async (t) => {
   const s = parseAsciidoc(doc);
   t.same(s.headings.map((h) => doc.slice(h.start, h.end)), ['[[a]]\r\n== A\r\n']);
   const parts = splitSections(doc, s, { splitLevel: 2, minBytes: 0 });
-  // The preamble is named by its first line (docs/engine.md "Sections": a leading part's name).
+  // The preamble is named by its first line (docs/sources.md "Sections": a leading part's name).
     t.same(parts.map((p) => [p.slug, p.trail]), [['', ['Preamble.']], ['a', ['A']]]);
 });
 

@@ -1,5 +1,5 @@
 // A book's table of contents — mdBook's and GitBook's SUMMARY.md — is navigation, not a page
-// (cache format 15; docs/engine.md "Sources"): mdBook reads it for the chapters and their
+// (cache format 15; docs/sources.md "Formats and files"): mdBook reads it for the chapters and their
 // order and shows it as the sidebar. Checked on the rule (lib/core/analysis/book-contents.ts)
 // and through a real build: the document stays in the cache, holds no body, and no answer
 // prints it, while a SUMMARY.md with prose is read as any page.

@@ -1,5 +1,5 @@
 // lib/core/analysis/flat-string.ts: heading texts are copied into flat strings before the
-// term and token counters read them (docs/engine.md "Heading texts read as flat strings").
+// term and token counters read them (docs/engine-measurements.md "Heading texts read as flat strings").
 // The copy must be the same characters, whatever they are; and it must be what it is for: a
 // string of the class a decoded file's text has, not the joined or sliced one it came from.
 import t from 'tap';

@@ -2,7 +2,7 @@
 // `---` and closed by `---` or `...` (the Jekyll / YAML document markers), TOML fenced by
 // `+++` (Hugo), on the first line that is not blank (Astro's Markdown reader skips blank
 // lines before it); `title` read from its top level (issue 9's
-// measured "front-matter title" field; docs/engine.md "Markdown structure and sections").
+// measured "front-matter title" field; docs/sources.md "Markdown structure and sections").
 
 import t from 'tap';
 import { parseMarkdown } from '../../../lib/core/analysis/markdown.js';
@@ -28,7 +28,7 @@ t.test('headings inside front matter are not headings', async (t) => {
 });
 
 t.test('front matter on the first line that is not blank, and only when closed', async (t) => {
-  // docs/engine.md "What is a heading": blank lines (spaces and tabs only) before the fence
+  // docs/sources.md "What is a heading": blank lines (spaces and tabs only) before the fence
   // are skipped, as Astro's Markdown reader skips them (a page that starts with
   // an empty line renders its front matter as front matter there).
   const late = '\n---\ntitle: x\n---\n# Body\n';

@@ -1,10 +1,10 @@
 // Custom heading ids (lib/core/analysis/markdown.ts, option headingIds, which engine v1
 // turns on): "Answers that fit, by default", What to build item 5: "Heading ids as the sites
 // render them. `{#id}`, `{ #id }` and MDX `{/*id*/}` after a heading set its slug and are
-// removed from its text and trail." Rules as docs/engine.md "Units that fit" states them:
+// removed from its text and trail." Rules as docs/sources.md "Units that fit" states them:
 // ids are letters, digits, `_ - . :`; an escaped brace is text; ids stay unique in the
 // document; without the option the reading is GitHub's, unchanged. Since format 16, the
-// attribute lists of Pandoc, kramdown and Python-Markdown's attr_list too (docs/engine.md
+// attribute lists of Pandoc, kramdown and Python-Markdown's attr_list too (docs/sources.md
 // "Heading ids as sites render them").
 
 import t from 'tap';

@@ -1,7 +1,7 @@
 // The HTML reader (lib/core/analysis/html.ts), issue 46: "Content is the source text of the
 // unit (HTML: its visible text with code blocks kept as code, scripts/styles/navigation
 // dropped — say exactly what is kept)". An HTML document's text — what its units are offsets
-// into, print, count and index — is its visible text (docs/engine.md "Sources", HTML); its
+// into, print, count and index — is its visible text (docs/sources.md "Formats and files", HTML); its
 // h1-h6 outside dropped regions are its sections.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -174,7 +174,7 @@ t.test('a Sphinx page as shipped (pytest 7.2.1, reference/exit-codes.html): the 
   t.same(units.map((u) => u.slug), ['exit-codes'], 'one unit: the page body');
 });
 
-t.test('engine.md "Sources": before the first heading, a line of nothing but links is a menu or breadcrumb and is dropped', async (t) => {
+t.test('sources.md "Formats and files": before the first heading, a line of nothing but links is a menu or breadcrumb and is dropped', async (t) => {
   // Apache's manual: a menu paragraph and a breadcrumb above the page's <h1>, marked by id and class alone.
   const apache = [
     '<body><div id="page-header"><p class="menu"><a href="../mod/">Modules</a> | <a href="../mod/quickreference.html">Directives</a> | <a href="faq">FAQ</a></p>',
@@ -201,7 +201,7 @@ t.test('engine.md "Sources": before the first heading, a line of nothing but lin
   t.equal(htmlText('<p>Intro.</p><p><a href="a">Home</a></p><h1>T</h1>'), 'Intro.\n\n# T\n', 'one blank line stays between what is kept');
 });
 
-t.test('engine.md "Sources": a first heading that is all one link to the site\'s home page is the site\'s name, not a section', async (t) => {
+t.test('sources.md "Formats and files": a first heading that is all one link to the site\'s home page is the site\'s name, not a section', async (t) => {
   // Django's theme: the site's name in an <h1> linking home, its menus under it, then the page.
   const django = [
     '<div id="hd"><h1><a href="../../index.html">Django 3.2.25 documentation</a></h1>',
@@ -231,7 +231,7 @@ t.test('a link left open does not make the lines after it links: an <a> ends any
   t.equal(htmlText('<p><a href="a">one <a href="b">two</a> words after</p><h1>T</h1>'), 'one two words after\n\n# T\n', 'a nested <a> closes the first: the words after it are no link');
 });
 
-t.test('engine.md "Sources": a permalink mark outside a heading (an <a href="#..."> with no letter or digit) is left out, as in headings', async (t) => {
+t.test('sources.md "Formats and files": a permalink mark outside a heading (an <a href="#..."> with no letter or digit) is left out, as in headings', async (t) => {
   // Sphinx puts one after every API signature: 11,010 of them in Python 3.11's manual.
   t.equal(htmlText('<dl><dt>sqlite3.connect(<em>database</em>)<a class="headerlink" href="#sqlite3.connect" title="Link to this definition">¶</a></dt><dd><p>Open a connection.</p></dd></dl>'), 'sqlite3.connect(database)\nOpen a connection.\n');
   t.equal(htmlText('<ul><li><a href="#x">¶</a> text after</li></ul>'), '- text after\n', 'a list item keeps its marker');
@@ -243,7 +243,7 @@ t.test('engine.md "Sources": a permalink mark outside a heading (an <a href="#..
   t.ok(s.blocks.every((b) => b === 0 || s.text[b - 1] === '\n'), 'blocks still start lines');
 });
 
-t.test('engine.md "Sources": a definition term that links to itself (an id and a permalink to it) is titled as a heading, a level below its section', async (t) => {
+t.test('sources.md "Formats and files": a definition term that links to itself (an id and a permalink to it) is titled as a heading, a level below its section', async (t) => {
   // Sphinx's API entries as shipped (Python 3.11's manual, library/csv.html, trimmed).
   const sphinx = [
     '<section id="module-contents"><h2>Module Contents<a class="headerlink" href="#module-contents" title="Permalink to this heading">¶</a></h2>',
@@ -282,7 +282,7 @@ t.test('engine.md "Sources": a definition term that links to itself (an id and a
   t.equal(htmlText('<h2>S</h2><dl><dt id="x">X<a href="#x">¶</a><dd>body</dl><p>after</p>'), '## S\n\n### X\n\nbody\n\nafter\n');
 });
 
-t.test('engine.md "Sources": a definition term without a link to itself stays a line of the list', async (t) => {
+t.test('sources.md "Formats and files": a definition term without a link to itself stays a line of the list', async (t) => {
   // PostgreSQL's index (bookindex.html): ids, no permalink — entries, not sections.
   const index = '<h1>Index</h1><dl><dt id="ientry-1">set_byte, <a class="indexterm" href="functions-binarystring.html">Binary String Functions</a></dt><dt id="ientry-2">set_config, <a href="functions-admin.html#SET">Settings</a></dt></dl>';
   t.same(read(index), [[1, 'Index', 'index']]);
@@ -300,7 +300,7 @@ t.test('engine.md "Sources": a definition term without a link to itself stays a 
 
 // GNU Texinfo's HTML (cache format 14): every node of a manual is a page (or a part of one)
 // with a navigation panel above it, a list of its subsections below its introduction, and a
-// redirecting page for each node that lives inside another page. docs/engine.md "Sources".
+// redirecting page for each node that lives inside another page. docs/sources.md "Formats and files".
 const TEXINFO_6_NODE = [
   '<html><head><title>Reversed Patches</title></head><body lang="en">',
   '<div class="subsection" id="Reversed-Patches">',
@@ -347,7 +347,7 @@ t.test("engine.md \"Sources\": Texinfo 6's panel repeated below a node's text, w
   t.match(htmlText(titled), /Upgrading: notes/, 'not a panel word followed by a colon: kept');
 });
 
-t.test('engine.md "Sources": Texinfo 7\'s panel, mini-toc and menu, index tables and tables of contents are dropped', async (t) => {
+t.test('sources.md "Formats and files": Texinfo 7\'s panel, mini-toc and menu, index tables and tables of contents are dropped', async (t) => {
   const doc = [
     '<body><div class="section-level-extent" id="Node">',
     '<div class="nav-panel"><p>Next: <a href="#n" accesskey="n" rel="next">Next node</a></p></div>',
@@ -365,7 +365,7 @@ t.test('engine.md "Sources": Texinfo 7\'s panel, mini-toc and menu, index tables
   t.equal(s.text, '### 2.1 Node\n\nBody text.\n');
 });
 
-t.test('engine.md "Sources": a <div class="header"> without a link to a next, previous or enclosing page is kept (Doxygen titles pages in one)', async (t) => {
+t.test('sources.md "Formats and files": a <div class="header"> without a link to a next, previous or enclosing page is kept (Doxygen titles pages in one)', async (t) => {
   const doc = '<body><div class="header"><div class="headertitle"><div class="title">Foo Class Reference</div></div></div><div class="contents"><p>Text.</p></div></body>';
   t.match(htmlText(doc), /Foo Class Reference/);
   const later = '<body><div class="header">Title</div><p>See <a href="x.html" rel="next">the next page</a>.</p></body>';
@@ -373,7 +373,7 @@ t.test('engine.md "Sources": a <div class="header"> without a link to a next, pr
   t.match(htmlText(later), /the next page/);
 });
 
-t.test('engine.md "Sources": a page that redirects at once (meta refresh, delay 0, a URL) has no text', async (t) => {
+t.test('sources.md "Formats and files": a page that redirects at once (meta refresh, delay 0, a URL) has no text', async (t) => {
   const stub = (content: string): string =>
     `<html><head><title>Reversed Patches</title><meta http-equiv="Refresh" content="${content}"></head><body><p>The node you are looking for is at <a href="Merging-with-patch.html#Reversed-Patches">Reversed Patches</a>.</p></body></html>`;
   for (const content of ['0; url=Merging-with-patch.html#Reversed-Patches', '0;URL=\'x.html\'', '0, x.html', ' 0.0 ; url = x.html']) {

@@ -1,5 +1,5 @@
 // The import / export statements that open an MDX page are not its body (cache format 15;
-// docs/engine.md "What is a heading" and "Sections" rule 0): MDX compiles them away
+// docs/sources.md "What is a heading" and "Sections" rule 0): MDX compiles them away
 // (micromark-extension-mdxjs-esm: a block from a line starting `import` or `export` at
 // column 0 up to a blank line), and Docusaurus reads `.md` pages as MDX, so a page's opening
 // `import Tabs from '@theme/Tabs';` is neither printed, counted nor indexed, as its front

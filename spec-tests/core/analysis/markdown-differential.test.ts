@@ -1,5 +1,5 @@
 // Differential test of parseMarkdown (lib/core/analysis/markdown.ts; issue 9 item 5,
-// "fenced code is not a heading"; docs/engine.md "Markdown structure and sections"): its
+// "fenced code is not a heading"; docs/sources.md "Markdown structure and sections"): its
 // top-level headings (level, first and last line, text) must equal those of two
 // independent parsers on real documentation pages and on generated documents.
 // - commonmark.js, the CommonMark reference implementation (whose algorithm GitHub's cmark

@@ -104,7 +104,7 @@ t.test('spans tile with sections.ts: CRLF, a byte order mark, inline markup', as
   t.same(read('A\n=\n\nA\n=\n').map((h) => h[2]), ['a', 'a-1'], 'a repeated id is numbered');
 });
 
-t.test('engine.md "Sources": a Sphinx object description is titled a level below its section, its members one more', async (t) => {
+t.test('sources.md "Formats and files": a Sphinx object description is titled a level below its section, its members one more', async (t) => {
   // CPython's Doc/library/csv.rst as Python 3.11 ships it (_sources/library/csv.rst.txt), trimmed.
   const doc = [
     ':mod:`csv` --- CSV File Reading and Writing',
@@ -186,7 +186,7 @@ t.test('engine.md "Sources": a Sphinx object description is titled a level below
   t.same(read('.. class:: A\n\n   .. method:: m()\n\n.. method:: n()\n'), [[1, 'A', 'A'], [2, 'm()', 'A.m'], [1, 'n()', 'n']], 'before any title: level 1; the body ends where the indentation does');
 });
 
-t.test('engine.md "Sources": a Sphinx glossary\'s terms are headings a level below its section, named as Sphinx names them', async (t) => {
+t.test('sources.md "Formats and files": a Sphinx glossary\'s terms are headings a level below its section, named as Sphinx names them', async (t) => {
   // CPython's Doc/glossary.rst as Python 3.11 ships it, trimmed.
   const doc = [
     '********',
@@ -228,7 +228,7 @@ t.test('engine.md "Sources": a Sphinx glossary\'s terms are headings a level bel
   t.ok(parts.some((p) => p.slug === 'term-abstract-base-class'), 'a glossary over the cap is cut at its terms');
 });
 
-t.test('engine.md "Sources": options, environment variables and configuration values take the anchors Sphinx gives them', async (t) => {
+t.test('sources.md "Formats and files": options, environment variables and configuration values take the anchors Sphinx gives them', async (t) => {
   const doc = ['.. program:: sphinx-build', '', '.. option:: -W', '', '   Turn warnings into errors.', '', '.. option:: --keep-going, -k', '', '.. std:envvar:: PYTHONPATH', '', '.. confval:: exclude_patterns', '', '.. program:: None', '', '.. cmdoption:: -c <command>', '', '.. describe:: anything else', ''].join('\n');
   t.same(read(doc), [
     [1, '-W', 'cmdoption-sphinx-build-W'],

@@ -1,4 +1,4 @@
-// Issue 43 item 4 (first half), with the rules of docs/engine.md "Sections": front matter is
+// Issue 43 item 4 (first half), with the rules of docs/sources.md "Sections": front matter is
 // no unit's content (sections tile the body, the text after it), and the text before any
 // heading is named by the page: its trail is [the front-matter title], else [its first line
 // of text] (Markdown marks removed, at most 80 code points), and its pieces past the first

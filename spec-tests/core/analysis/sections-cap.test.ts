@@ -6,7 +6,7 @@
 // (sub-parts of one heading get a stable, documented suffix). Small neighbours still merge."
 // And Done when: "No unit above the cap on any doc set you build (a test on generated
 // pathological pages: one huge heading-less page, a 5,000-line code block, deeply nested
-// headings)." Rules as docs/engine.md "Units that fit" states them: a line over the cap is
+// headings)." Rules as docs/sources.md "Units that fit" states them: a line over the cap is
 // cut at a code point boundary; sub-parts are `slug~2`, `slug~3`, ...; merges never go over
 // the cap; the sections still tile the text.
 
@@ -200,7 +200,7 @@ const randomOptions = fc.record({
   mergeMaxBytes: fc.constantFrom(0, 100, 1024, Number.MAX_SAFE_INTEGER),
 });
 
-// "Small neighbours still merge" — but only up to a limit (docs/engine.md "Units that fit",
+// "Small neighbours still merge" — but only up to a limit (docs/sources.md "Units that fit",
 // rule 4): small sections join while the joined unit stays within mergeMaxBytes, so a run
 // of small reference entries (one class each) becomes several units, not one unit the size
 // of the cap that an answer pays for whole to get one entry of it.

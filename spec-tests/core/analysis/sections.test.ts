@@ -81,7 +81,7 @@ t.test('merge: a small first section joins the one after it and keeps its own sl
 });
 
 t.test('a small leading part that takes in the first heading is named by that heading', async (t) => {
-  // docs/engine.md "Sections" rule 3: a page's banner, badge line or directive before its
+  // docs/sources.md "Sections" rule 3: a page's banner, badge line or directive before its
   // first heading names nothing; the heading the part takes in names the page.
   const big = 'x'.repeat(300) + '\n';
   const banner = `Apache HTTP Server Version 2.4\n\n# Log Files\nintro\n## Overview\n${big}`;

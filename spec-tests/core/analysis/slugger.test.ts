@@ -1,5 +1,5 @@
 // Checks lib/core/analysis/slugger.ts against github-slugger, the package it stands for
-// (docs/engine.md "Markdown structure and sections": slugs come from github-slugger, one
+// (docs/sources.md "Markdown structure and sections": slugs come from github-slugger, one
 // slugger per document, duplicates numbered -1, -2): the same slug for every text, ASCII
 // or not, and the same numbering of repeats.
 import t from 'tap';

@@ -1,6 +1,6 @@
 // Checks lib/core/index/index-format.ts (the index.bin layout in its header comment, and "The
 // reader checks bounds on every access, so damaged bytes raise IndexFormatError rather than
-// yield wrong numbers") and docs/engine.md "Cache format 2" (index.bin: header, units, their
+// yield wrong numbers") and docs/cache-format.md (index.bin: header, units, their
 // slugs and trails, term dictionary sorted by UTF-8 bytes, postings; "A term's document
 // frequency is its number of postings"): an exact round trip, and every kind of damage.
 import t from 'tap';

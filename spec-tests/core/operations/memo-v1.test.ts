@@ -30,7 +30,7 @@ t.test('a v1 cache is loaded once; new queries are answered by the same engine',
 t.test('idle work (CacheMemo.prepare): term filters built a slice at a time, answers unchanged', async (t) => {
   const memo = new CacheMemo();
   t.teardown(() => memo.close());
-  // Enough paths for several packs (a pack ends at one path in 32, docs/engine.md "Cache format").
+  // Enough paths for several packs (a pack ends at one path in 32, docs/cache-format.md).
   const src = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${String(i).padStart(3, '0')}.md`, `# Page ${i}\n\nalpha ${i % 7 === 0 ? 'rare ' : ''}text number ${i}\n`]));
   const dir = t.testdir({ src });
   const cache = join(dir, 'cache');

@@ -1,10 +1,10 @@
-// docs/engine.md "Sources": which reader reads a file, by its extension (any case), and a
+// docs/sources.md "Formats and files": which reader reads a file, by its extension (any case), and a
 // published copy of a source (`NAME.EXT.txt`, how Sphinx ships each page's source under
 // `_sources/`) read in the format its inner extension names.
 import t from 'tap';
 import { formatCounts, formatOfPath } from '../../../lib/core/sources/extensions.js';
 
-t.test('engine.md "Sources": each extension names its reader, any case', async (t) => {
+t.test('sources.md "Formats and files": each extension names its reader, any case', async (t) => {
   const cases: Array<[string, string]> = [
     ['a.md', 'markdown'], ['a.MDX', 'markdown'], ['a.markdown', 'markdown'], ['a.rst', 'rst'],
     ['a.adoc', 'asciidoc'], ['a.asciidoc', 'asciidoc'], ['a.txt', 'text'], ['a.HTML', 'html'], ['a.htm', 'html'],
@@ -13,7 +13,7 @@ t.test('engine.md "Sources": each extension names its reader, any case', async (
   for (const [path, format] of cases) t.equal(formatOfPath(path), format, path);
 });
 
-t.test('engine.md "Sources": NAME.EXT.txt is read as EXT when EXT is Markdown, reStructuredText or AsciiDoc', async (t) => {
+t.test('sources.md "Formats and files": NAME.EXT.txt is read as EXT when EXT is Markdown, reStructuredText or AsciiDoc', async (t) => {
   const cases: Array<[string, string]> = [
     ['_sources/library/os.rst.txt', 'rst'], ['_sources/guide.md.txt', 'markdown'], ['_sources/a.RST.TXT', 'rst'],
     ['notes/intro.adoc.txt', 'asciidoc'], ['x.mdx.txt', 'markdown'],

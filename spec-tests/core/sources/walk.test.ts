@@ -1,4 +1,4 @@
-// Checks docs/engine.md "Sources" and issue 9 "Builds every real tree" (".gitignore ... and
+// Checks docs/sources.md "Formats and files" and issue 9 "Builds every real tree" (".gitignore ... and
 // skip .git/, node_modules/ by default for v1, with --include / --exclude globs; Markdown and
 // MDX at least") against lib/core/sources/walk.ts: which files become sources, which are
 // reported as skipped and why, and that special files are never opened.
@@ -11,7 +11,7 @@ import { DEFAULT_EXTENSIONS, listSources, type SourceOptions } from '../../../li
 const OPTIONS: SourceOptions = { extensions: DEFAULT_EXTENSIONS, include: [], exclude: [], gitignore: true };
 const list = (root: string, o: Partial<SourceOptions> = {}): readonly string[] => listSources(root, { ...OPTIONS, ...o }).files;
 
-t.test('engine.md "Sources": Markdown, MDX, reStructuredText, AsciiDoc, plain text and HTML (any case) and nothing else', async (t) => {
+t.test('sources.md "Formats and files": Markdown, MDX, reStructuredText, AsciiDoc, plain text and HTML (any case) and nothing else', async (t) => {
   const root = t.testdir({
     'a.md': 'x', 'B.MD': 'x', 'c.Mdx': 'x', 'd.markdown': 'x', 'e.MARKDOWN': 'x',
     'f.txt': 'x', 'g.md.txt': 'x', README: 'x', 'h.mkd': 'x', 'i.rst': 'x', 'j.ADOC': 'x', 'k.asciidoc': 'x', 'l.html': 'x', 'm.rest': 'x', 'n.xhtml': 'x', 'md': 'x', 'x.md.bak': 'x',
@@ -22,7 +22,7 @@ t.test('engine.md "Sources": Markdown, MDX, reStructuredText, AsciiDoc, plain te
   t.same(listSources(root, OPTIONS).skipped, [], 'files of other types are not sources, and not "skipped" either');
 });
 
-t.test('engine.md "Sources": paths are /-separated from the root, case kept, sorted by UTF-8 bytes', async (t) => {
+t.test('sources.md "Formats and files": paths are /-separated from the root, case kept, sorted by UTF-8 bytes', async (t) => {
   const root = t.testdir({ 'é.md': 'x', 'z.md': 'x', 'Z.md': 'x', '\u{1F600}.md': 'x', '\uFFFD.md': 'x', a: { b: { 'C.md': 'x' } }, 'a.md': 'x', 'a-b.md': 'x' });
   const expected = ['é.md', 'z.md', 'Z.md', '\u{1F600}.md', '\uFFFD.md', 'a/b/C.md', 'a.md', 'a-b.md'].sort((x, y) =>
     Buffer.compare(Buffer.from(x, 'utf8'), Buffer.from(y, 'utf8')),
@@ -31,7 +31,7 @@ t.test('engine.md "Sources": paths are /-separated from the root, case kept, sor
   t.ok(expected.indexOf('\uFFFD.md') < expected.indexOf('\u{1F600}.md'), 'U+FFFD before U+1F600: byte order, not UTF-16 order');
 });
 
-t.test('engine.md "Sources": .git/, node_modules/ and every hidden file or directory are skipped', async (t) => {
+t.test('sources.md "Formats and files": .git/, node_modules/ and every hidden file or directory are skipped', async (t) => {
   const root = t.testdir({
     '.git': { 'HEAD.md': 'x' },
     node_modules: { pkg: { 'README.md': 'x' } },
@@ -45,7 +45,7 @@ t.test('engine.md "Sources": .git/, node_modules/ and every hidden file or direc
   t.same(list(root, { gitignore: false }), ['sub/kept.md', 'visible.md'], 'with or without gitignore');
 });
 
-t.test('engine.md "Sources": .gitignore honoured per directory with git semantics (nested, negation)', async (t) => {
+t.test('sources.md "Formats and files": .gitignore honoured per directory with git semantics (nested, negation)', async (t) => {
   const root = t.testdir({
     '.gitignore': '# generated\n*.draft.md\n/build/\nnotes.md\n*.md.orig\ntmp\n!important.draft.md\n',
     'a.md': 'x',
@@ -73,12 +73,12 @@ t.test('gitignore: a file under an excluded directory cannot be re-included (git
   t.same(list(root), ['a.md']);
 });
 
-t.test('engine.md "Sources": a .gitignore above --sources is not read', async (t) => {
+t.test('sources.md "Formats and files": a .gitignore above --sources is not read', async (t) => {
   const dir = t.testdir({ '.gitignore': '*.md\n', docs: { 'a.md': 'x', sub: { 'b.md': 'x' } } });
   t.same(list(join(dir, 'docs')), ['a.md', 'sub/b.md']);
 });
 
-t.test('engine.md "Sources": --include keeps only matching files; --exclude drops files and directories', async (t) => {
+t.test('sources.md "Formats and files": --include keeps only matching files; --exclude drops files and directories', async (t) => {
   const root = t.testdir({
     guide: { 'install.md': 'x', 'api.mdx': 'x', drafts: { 'wip.md': 'x' } },
     drafts: { 'old.md': 'x' },
@@ -101,7 +101,7 @@ t.test('engine.md "Sources": --include keeps only matching files; --exclude drop
   t.same(list(root, { include: ['.hidden/**'] }), [], 'include cannot bring back hidden entries');
 });
 
-t.test('engine.md "Sources": symlinks to files are read; symlinked directories are not descended', async (t) => {
+t.test('sources.md "Formats and files": symlinks to files are read; symlinked directories are not descended', async (t) => {
   const dir = t.testdir({
     outside: { 'far.md': 'far', 'target.txt': 'linked' },
     src: {
@@ -122,7 +122,7 @@ t.test('engine.md "Sources": symlinks to files are read; symlinked directories a
   ]);
 });
 
-t.test('engine.md "Sources": names that are not UTF-8 are reported as skipped', async (t) => {
+t.test('sources.md "Formats and files": names that are not UTF-8 are reported as skipped', async (t) => {
   const root = t.testdir({ 'ok.md': 'x' });
   writeFileSync(Buffer.concat([Buffer.from(root + '/caf'), Buffer.from([0xe9]), Buffer.from('.md')]), 'latin-1 name');
   const badDir = Buffer.concat([Buffer.from(root + '/d'), Buffer.from([0xff])]);
@@ -136,7 +136,7 @@ t.test('engine.md "Sources": names that are not UTF-8 are reported as skipped', 
   ]);
 });
 
-t.test('engine.md "Sources": a FIFO named *.md is reported and never opened', async (t) => {
+t.test('sources.md "Formats and files": a FIFO named *.md is reported and never opened', async (t) => {
   const root = t.testdir({ 'a.md': 'x' });
   const made = spawnSync('mkfifo', [join(root, 'pipe.md')]);
   if (made.status !== 0) {
@@ -154,7 +154,7 @@ t.test('a missing root is io_error', async (t) => {
   t.throws(() => listSources(join(dir, 'nope'), OPTIONS), { code: 'io_error' });
 });
 
-t.test('engine.md "Sources": a P.txt beside the page P.html is left out (git\'s AsciiDoc sources)', async (t) => {
+t.test('sources.md "Formats and files": a P.txt beside the page P.html is left out (git\'s AsciiDoc sources)', async (t) => {
   const dir = t.testdir({
     'git-commit.html': '<h1>git-commit(1)</h1>',
     'git-commit.txt': 'git-commit(1)\n=============\n',
@@ -172,7 +172,7 @@ t.test('engine.md "Sources": a P.txt beside the page P.html is left out (git\'s 
   t.same(listSources(dir, { ...OPTIONS, include: ['**/*.txt'] }).files, ['alone.txt', 'git-commit.txt', 'sub/git-commit.txt', 'sub/page.txt'], 'with no page kept by --include, every text file is read');
 });
 
-t.test('engine.md "Sources": a Sphinx build\'s _sources/P.EXT.txt is left out when its page P.html is read', async (t) => {
+t.test('sources.md "Formats and files": a Sphinx build\'s _sources/P.EXT.txt is left out when its page P.html is read', async (t) => {
   const dir = t.testdir({
     html: {
       'index.html': '<h1>Home</h1>',

@@ -63,7 +63,7 @@ export function analyzeDocument(
 ): AnalyzedUnit[] {
   // Whole-file units never address a heading: no slugs to compute.
   const format = formatOfPath(path);
-  // The document's text: its source, or an HTML page's visible text (docs/engine.md "Sources").
+  // The document's text: its source, or an HTML page's visible text (docs/sources.md "Formats and files").
   const { text, structure } = readDocument(path, source, granularity === 'section' ? { headingIds: true, headingBytes: HEADING_MAX_BYTES } : { headingIds: true, slugs: false });
   const bodyStart = bodyStartOf(structure);
   const pathTerms = counter.termIdsOf(pathText(path));

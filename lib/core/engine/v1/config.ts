@@ -13,7 +13,7 @@ import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
 export const FORMAT_VERSION = '19';
-/** The earlier formats engine v1 wrote, refused with the advice to rebuild (docs/engine.md "Cache format 19"). */
+/** The earlier formats engine v1 wrote, refused with the advice to rebuild (docs/cache-format.md). */
 export const EARLIER_FORMATS: readonly unknown[] = ['2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18'];
 export const GRANULARITIES = ['file', 'section'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -40,7 +40,7 @@ export const MAX_PROXIMITY_COUNT = 1024;
 /**
  * Sections split at h1-h2, then any over 1,536 UTF-8 bytes at deeper headings, blocks,
  * lines; a section under 256 bytes joins a neighbour while the joined unit stays within
- * 768 bytes (docs/engine.md "Units that fit": chosen on the answers of the four dev sets at
+ * 768 bytes (docs/sources.md "Units that fit": chosen on the answers of the four dev sets at
  * 1,000 and 2,000 tokens, once the lean answer made an entry cost little beside its text).
  */
 export const SECTION_RULES = { split_level: 2, min_bytes: 256, merge_max_bytes: 768, max_bytes: 1536 } as const;

@@ -3,7 +3,7 @@
 // list-caches, inspect and the MCP server, so an agent can find a cache by what it holds.
 // The label names a cache, it shapes no answer: it is informational like created_at and
 // source_root, never hashed, so identical content keeps one cache_version whatever it is
-// called (docs/engine.md "Cache format 19").
+// called (docs/cache-format.md).
 
 /** At most this many characters (ASCII, so as many bytes). */
 export const MAX_LABEL_LENGTH = 64;

@@ -130,7 +130,7 @@ t.test('docs/engine.md "What is ranked": fields of a unit — path without exten
 
 // Issue 43 item 4: "front matter is printed and counted as content" and "headingless pages
 // get ids like page.md#~3 with an empty trail although their front matter has a title".
-// Units tile the body (docs/engine.md "Sections"): no answer prints front matter or pays for
+// Units tile the body (docs/sources.md "Sections"): no answer prints front matter or pays for
 // it, and a headingless page's units are named by its title: trail [title], ids from it.
 t.test('issue 43: front matter is neither printed nor counted; a headingless page is named by its title', async (t) => {
   const front = '---\ntitle: Kiwi Handbook\ndescription: Everything about kiwis and their care\n---\n';

@@ -1,4 +1,4 @@
-// Checks docs/engine.md "Cache format 2" (three files; the manifest's fields; cache_version;
+// Checks docs/cache-format.md (three files; the manifest's fields; cache_version;
 // "Identical content at two paths is two documents; the pack stores that content once"),
 // "Sources" (skipped files reported with their reason) and issue 9 "Builds every real tree"
 // / "a test proves two identical files build" / "two builds byte-identical" against
@@ -15,7 +15,7 @@ import { BIN } from '../../../mcp/spawn-server.js';
 import { IndexReader, indexLeadParts } from '../../../../lib/core/index/index-format.js';
 import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packBytes, packedBytes, packFile, rawManifestOf, sha256, versionOf } from './fixture.js';
 
-/** docs/engine.md "Cache format 2": the build_config of a default file build, written out. */
+/** docs/cache-format.md: the build_config of a default file build, written out. */
 const FILE_CONFIG = {
   version: '19',
   hash_algorithm: 'sha256',
@@ -39,7 +39,7 @@ const FILE_CONFIG = {
   index: { format: 1 },
 };
 
-t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields in order, each pack a head then contents, cache_version by its formula', async (t) => {
+t.test('cache-format.md: a manifest and packs, the manifest\'s fields in order, each pack a head then contents, cache_version by its formula', async (t) => {
   const dir = t.testdir({ src: { 'Guide.md': 'Install the guide', 'b.md': 'beta text', sub: { 'c.mdx': 'gamma' } } });
   const cache = join(dir, 'cache');
   const summary = await buildV1(join(dir, 'src'), cache);
@@ -104,7 +104,7 @@ t.test('engine.md "Cache format 3": a manifest and packs, the manifest\'s fields
   for (const d of docs) t.equal(packedBytes(cache, d.path).toString('utf8'), d.content, `${d.path}: its range of its pack holds its bytes`);
 });
 
-t.test('engine.md "Identity": identical content at two paths is two documents; the pack stores it once', async (t) => {
+t.test('cache-format.md: identical content at two paths is two documents; the pack stores it once', async (t) => {
   const same = 'Same bytes, twice over.\n';
   const dir = t.testdir({ src: { 'a.md': same, 'A.md': same, sub: { 'b.md': same }, 'other.md': 'different' } });
   const cache = join(dir, 'cache');
@@ -163,7 +163,7 @@ t.test('issue 9 "Builds every real tree": a tree reproducing vite/repomix/serena
   t.equal(sections.documentCount, 15, 'with sections too');
 });
 
-t.test('engine.md "Sources": files that cannot be documents are skipped and reported, the rest builds', async (t) => {
+t.test('sources.md "Formats and files": files that cannot be documents are skipped and reported, the rest builds', async (t) => {
   const dir = t.testdir({ src: { 'good.md': 'fine', 'latin1.md': Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'truncated.md': Buffer.from([0x61, 0xe2, 0x82]), 'broken.md': t.fixture('symlink', 'nowhere.md') } });
   writeFileSync(Buffer.concat([Buffer.from(join(dir, 'src', 'n')), Buffer.from([0xff]), Buffer.from('.md')]), 'fine name? no');
   const cache = join(dir, 'cache');
@@ -178,7 +178,7 @@ t.test('engine.md "Sources": files that cannot be documents are skipped and repo
   t.equal(packBytes(manifestOf(cache)), 4, 'skipped contents are not packed');
 });
 
-t.test('engine.md "Sources": a FIFO named *.md is never opened — the build finishes and reports it', async (t) => {
+t.test('sources.md "Formats and files": a FIFO named *.md is never opened — the build finishes and reports it', async (t) => {
   const dir = t.testdir({ src: { 'a.md': 'alpha' } });
   if (spawnSync('mkfifo', [join(dir, 'src', 'pipe.md')]).status !== 0) {
     t.plan(0, 'mkfifo is not available here');
@@ -215,7 +215,7 @@ t.test('issue 9 "determinism": two builds of the same sources are byte-identical
   }
 });
 
-t.test('engine.md "Cache format 3": created_at and source_root are not hashed', async (t) => {
+t.test('cache-format.md: created_at and source_root are not hashed', async (t) => {
   const dir = t.testdir({ src: { 'a.md': 'alpha' } });
   const { buildCacheV1 } = await import('../../../../lib/core/engine/v1/build.js');
   const a = await buildV1(join(dir, 'src'), join(dir, 'out', 'c1'));
@@ -373,7 +373,7 @@ t.test('the sources root may be a symlink; a copied cache is still valid', async
   t.ok(existsSync(join(dir, 'copy', 'manifest.json')));
 });
 
-t.test('engine.md "Packs": a cache of many packs reads every document with at most 16 packs open', { skip: process.platform !== 'linux' ? 'counts descriptors in /proc/self/fd' : false }, async (t) => {
+t.test('cache-format.md: a cache of many packs reads every document with at most 16 packs open', { skip: process.platform !== 'linux' ? 'counts descriptors in /proc/self/fd' : false }, async (t) => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 1500; i++) files[`p${String(i).padStart(4, '0')}.md`] = `page ${i} shared words\n`;
   const dir = t.testdir({ src: files });

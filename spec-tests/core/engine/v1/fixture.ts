@@ -1,6 +1,6 @@
 // Helpers shared by the engine v1 spec-tests: an in-process build with a fixed created_at,
 // the manifest as parsed JSON with the documents its packs' heads list (each head parsed
-// here, independently, as docs/engine.md "Cache format 3" describes it), the cache_version
+// here, independently, as docs/cache-format.md describes it), the cache_version
 // formula written out independently, and the units of a cache read back from its packs.
 
 import { createHash } from 'node:crypto';
@@ -63,14 +63,14 @@ export interface ManifestJson extends RawManifestJson {
   documents: DocumentJson[];
 }
 
-/** docs/engine.md "Cache format 3": a pack's cache-relative path is packs/<its sha256>.pack. */
+/** docs/cache-format.md: a pack's cache-relative path is packs/<its sha256>.pack. */
 export const packFile = (cache: string, m: RawManifestJson, pack: number): string => join(cache, 'packs', `${m.files.packs[pack]?.sha256 ?? '?'}.pack`);
 
 /** The packs' total size of contents (each pack's bytes after its head). */
 export const packBytes = (m: RawManifestJson): number => m.files.packs.reduce((n, p) => n + p.bytes - p.head.bytes, 0);
 
 /**
- * docs/engine.md "Cache format 3": a head is "CTXPACK3", a u32 (little-endian) length, that
+ * docs/cache-format.md: a head is "CTXPACK3", a u32 (little-endian) length, that
  * many bytes of compact JSON [[path, version, offset, bytes], …] (offsets from the end of
  * the head), zero padding to a multiple of 4, then the pack's index up to the head's end.
  */

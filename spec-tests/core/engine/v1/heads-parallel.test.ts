@@ -1,4 +1,4 @@
-// Checks docs/engine.md "What is checked, and when": a whole load of a large cache (as the
+// Checks docs/cache-format.md "What is checked, and when": a whole load of a large cache (as the
 // MCP server keeps it) reads and checks the later packs' heads on a worker thread
 // (lib/core/engine/v1/load.ts loadV1Parallel, heads-worker.ts) — the same checks on the same
 // bytes, the same cache, and the failure a sequential load reports, whichever thread met it;

@@ -167,7 +167,7 @@ t.test('a damaged old cache is not reused: the rebuild is a full one, and correc
   t.same(bytesOf(cache), await fresh());
 });
 
-t.test('docs/engine.md "Cache format 19": a damaged term file is never linked: the rebuild makes it again from its packs, and is a full build byte for byte', async (t) => {
+t.test('docs/cache-format.md: a damaged term file is never linked: the rebuild makes it again from its packs, and is a full build byte for byte', async (t) => {
   const { src, cache, fresh } = await fixture(t);
   await build(src, cache, false);
   const names = readdirSync(join(cache, 'packs')).filter((n) => n.endsWith('.terms'));
@@ -215,7 +215,7 @@ t.test('a source unreadable mid-build: a clear io_error, and the old cache intac
   t.same(readFileSync(join(src, '..', 'cache', 'manifest.json')).length > 0, true);
 });
 
-t.test('docs/engine.md "Packs": a rebuild writes only the packs its changes fall in and links the rest; still a full build\'s bytes', async (t) => {
+t.test('docs/cache-format.md: a rebuild writes only the packs its changes fall in and links the rest; still a full build\'s bytes', async (t) => {
   // 400 documents: several packs (a path cuts one in 32 on average).
   const files: Record<string, string> = {};
   for (let i = 0; i < 400; i++) files[`doc-${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n\nWords of page ${i}: ${'alpha beta gamma '.repeat(1 + (i % 7))}\n`;
@@ -369,7 +369,7 @@ t.test('issue 10 "byte-identical": random changes over a tree of many packs; eve
   t.ok(m.files.packs.length >= 3, `the tree fills several packs (${m.files.packs.length})`);
 });
 
-t.test('docs/engine.md "Packs": packs ended by size (8 MiB) are cut the same way by a rebuild as by a full build', async (t) => {
+t.test('docs/cache-format.md: packs ended by size (8 MiB) are cut the same way by a rebuild as by a full build', async (t) => {
   const files: Record<string, string> = {};
   // 24 documents of ~600 KB, none of whose paths cuts: only the size ends a pack.
   const { cutsPack } = await import('../../../../lib/core/engine/v1/packs.js');

@@ -318,7 +318,7 @@ t.test('engine.md: invalid budgets and queries are refused exactly as v0 refuses
   t.equal(codeOf(join(dir, 'missing'), 'kiwi', 10), 'cache_missing');
 });
 
-t.test('engine.md "Cache format 2": a v0 reader refuses a format-2 cache as cache_invalid; openEngine picks by build_config', async (t) => {
+t.test('cache-format.md: a v0 reader refuses a format-2 cache as cache_invalid; openEngine picks by build_config', async (t) => {
   const { cache: v1, dir } = await corpusCache(t, { v0src: { 'a.md': 'kiwi' } });
   t.throws(() => loadCache(v1), { code: 'cache_invalid' }, 'lib/core/engine/v0/load.ts loadCache');
   const report = verifyCache(v1);

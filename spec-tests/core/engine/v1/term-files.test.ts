@@ -1,4 +1,4 @@
-// Checks docs/engine.md "Cache format 19" and "What is checked, and when": the packs'
+// Checks docs/cache-format.md and "What is checked, and when": the packs'
 // dictionaries merged per segment into term files (lib/core/engine/v1/segments.ts,
 // lib/core/index/term-file.ts), what a one-query load reads of them, and that a damaged byte
 // of a term file or of a pack's lead is never used: `resolve` answers exactly as the intact
@@ -55,7 +55,7 @@ function segmentedCorpus(count: number, cuts = 2): Record<string, string> {
   return files;
 }
 
-t.test('engine.md "Cache format 19": a segment ends after a pack whose last path has the top 9 bits of its FNV-1a hash zero; such a path ends its pack too', async (t) => {
+t.test('cache-format.md: a segment ends after a pack whose last path has the top 9 bits of its FNV-1a hash zero; such a path ends its pack too', async (t) => {
   t.equal(SEGMENT_CUT_BITS, 9);
   let ends = 0;
   for (let i = 0; i < 20000; i++) {
@@ -73,7 +73,7 @@ t.test('engine.md "Cache format 19": a segment ends after a pack whose last path
   t.same(segmentSizes(['a.md', cut, 'b.md', 'c.md']), [2, 2], 'cut after the pack ending at a cutting path');
 });
 
-t.test('engine.md "Cache format 19": term files cover the packs by the rule; a one-query load holds the bytes a whole load scopes to its terms', async (t) => {
+t.test('cache-format.md: term files cover the packs by the rule; a one-query load holds the bytes a whole load scopes to its terms', async (t) => {
   const dir = t.testdir({ src: segmentedCorpus(900) });
   const cache = join(dir, 'cache');
   await build(join(dir, 'src'), cache);
@@ -162,7 +162,7 @@ t.test('term-file.ts: every term of every pack is found in its segment\'s term f
   t.ok(checked > 1000, `${checked} (term, pack) postings found as stored`);
 });
 
-t.test('engine.md "What is checked, and when": every byte of a term file and of a pack\'s head flipped: resolve answers as the intact cache or says cache_invalid; verify fails', async (t) => {
+t.test('cache-format.md "What is checked, and when": every byte of a term file and of a pack\'s head flipped: resolve answers as the intact cache or says cache_invalid; verify fails', async (t) => {
   const dir = t.testdir({ src: { 'a.md': '# Alpha\n\nrollback the deploy\n\n## Proxy\n\nproxy timeout text\n', 'b.md': '# Beta\n\ntimeout and retry text\n', 'c.md': 'plain rollback text' } });
   const cache = join(dir, 'cache');
   await build(join(dir, 'src'), cache);
@@ -210,7 +210,7 @@ t.test('engine.md "What is checked, and when": every byte of a term file and of 
   t.equal((await verifyV1(cache)).valid, true, 'restored: valid');
 });
 
-t.test('engine.md "Cache format 19": a query reads every pack\'s rows, and the names (document list, strings) of the packs its answer looks at only', async (t) => {
+t.test('cache-format.md: a query reads every pack\'s rows, and the names (document list, strings) of the packs its answer looks at only', async (t) => {
   const dir = t.testdir({ src: segmentedCorpus(900) });
   const cache = join(dir, 'cache');
   await build(join(dir, 'src'), cache);

@@ -1,4 +1,4 @@
-// Checks docs/engine.md "What is checked, and when" and issue 9 "An index in the cache" ("a
+// Checks docs/cache-format.md "What is checked, and when" and issue 9 "An index in the cache" ("a
 // corrupted index is cache_invalid, never a wrong answer"; "verify names the failing check;
 // resolve says cache_invalid") against lib/core/engine/v1/verify.ts and load.ts/resolve.ts:
 // a breakage table over a real format-3 cache, like spec-tests/core/engine/v0/verify.test.ts for
@@ -252,7 +252,7 @@ const BREAKAGES: readonly Breakage[] = [
   { name: 'an orphan symlink', fails: ['no_orphans'], resolve: 'intact', apply: (c) => symlinkSync('manifest.json', join(c, 'link')) },
 ];
 
-t.test('engine.md "What is checked": a freshly built cache passes every check, named in order', async (t) => {
+t.test('cache-format.md "What is checked": a freshly built cache passes every check, named in order', async (t) => {
   const dir = t.testdir({ src: SOURCES });
   for (const granularity of ['file', 'section'] as const) {
     const cache = join(dir, granularity);
@@ -266,7 +266,7 @@ t.test('engine.md "What is checked": a freshly built cache passes every check, n
   }
 });
 
-t.test('engine.md "What is checked": every breakage fails its checks by name; resolve never answers wrongly', async (t) => {
+t.test('cache-format.md "What is checked": every breakage fails its checks by name; resolve never answers wrongly', async (t) => {
   const dir = t.testdir({ src: SOURCES });
   const intact = join(dir, 'intact');
   await buildV1(join(dir, 'src'), intact);
