@@ -1,4 +1,4 @@
-// `npm run bench:relevance`: eleven dev sets (ten of answers, one of ranking), and a SQLite FTS5 baseline beside our figures.
+// `npm run bench:relevance`: twelve dev sets (eleven of answers, one of ranking), and a SQLite FTS5 baseline beside our figures.
 //
 // 1. Answers (bench/relevance/devset2: 69 questions over the Node.js manual, the undici API
 //    reference and the Next.js guides; bench/relevance/devset3: 67 questions over the Fastify
@@ -15,7 +15,8 @@
 //    bench/relevance/devset10: 48 questions over Pydantic's and Material for MkDocs' own docs
 //    (MkDocs Material sites: admonitions, content tabs, attribute lists after headings);
 //    bench/relevance/devset11: 48 questions in Chinese and Japanese over Hexo's docs in those
-//    languages (text without spaces between words);
+//    languages (text without spaces between words); bench/relevance/devset12: 24 questions over
+//    Valgrind's HTML manual as DocBook XSL wrote it (options as definition terms with anchors);
 //    each question with its answering page and a
 //    verbatim passage). Each question is asked as a user asks it,
 //    `context resolve --cache C --query Q --budget B` with no other flag (B = 1000 and 2000),
@@ -88,7 +89,7 @@ const only = flag('--only');
 const ANSWER_BUDGETS = flag('--budget') === undefined ? [1000, 2000] : [Number(flag('--budget'))];
 /** Folders given with --devset, by the name the tables show (the folder's own name). */
 const OWN_DEVSETS = new Map(args.flatMap((a, i) => (a === '--devset' && args[i + 1] !== undefined ? [[basename(resolve(args[i + 1])), resolve(args[i + 1])]] : [])));
-const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5', 'devset6', 'devset7', 'devset8', 'devset9', 'devset10', 'devset11'];
+const DEVSETS = OWN_DEVSETS.size > 0 ? [...OWN_DEVSETS.keys()] : ['devset2', 'devset3', 'devset4', 'devset5', 'devset6', 'devset7', 'devset8', 'devset9', 'devset10', 'devset11', 'devset12'];
 /** The Markdown dev sets, added up in the side-by-side table's `md 2+3` rows (devset4's own `all` rows stand beside them). */
 const MARKDOWN_DEVSETS = OWN_DEVSETS.size > 0 ? [] : ['devset2', 'devset3'];
 /** A dev set's folder: bench/relevance/NAME, or the folder given with --devset. */
@@ -187,7 +188,7 @@ const norm = (s) => s.replace(/\s+/gu, ' ').trim();
  */
 const fileOf = (doc) => String(doc.id).split('#')[0].toLowerCase();
 
-// ---------------------------------------------------------------- 1. answers (devset2 … devset11)
+// ---------------------------------------------------------------- 1. answers (devset2 … devset12)
 
 const FTS5 = 'fts5';
 /** The default build's answers printed with `--format markdown` (rows of the full table, not of the side by side). */

@@ -195,7 +195,7 @@ t.test('--force still replaces every cache this program writes: the reference\'s
       const r = await run(['build', '--engine', engine, '--sources', 'docs', '--cache', target, '--force'], { cwd: dir });
       t.equal(r.code, 0, `${engine} over ${target}: replaced`);
       const m = JSON.parse(readFileSync(join(dir, target, 'manifest.json'), 'utf8')) as { build_config: { version: string } };
-      t.equal(m.build_config.version, engine === 'v0' ? '1' : '19', 'by the new cache');
+      t.equal(m.build_config.version, engine === 'v0' ? '1' : '20', 'by the new cache');
     }
   }
 });

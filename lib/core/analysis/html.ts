@@ -37,11 +37,13 @@
 //   backticks (not inside a heading, whose text stays plain).
 // The structure: a heading's text is its text as above, its span its line (with its line
 // ending); its id is its `id` attribute, else the `id` of a `<section>`, `<article>` or `<div>`
-// opened just before it with no text between (Sphinx, docutils), kept as written; else GitHub's
-// slug of its text (github-slugger), numbered when repeated. A definition term (`<dt>`) with an
-// id and a link to it inside the term (Sphinx's API entries and glossary terms) is a heading
-// too, a level below the section it is in and one more per list it is nested in, its id kept
-// (linksToItself). Blocks (where a unit over the cap may be cut): headings, paragraphs, fences
+// opened just before it with no text between (Sphinx, docutils), kept as written; else the name
+// of an empty anchor it opens with (DocBook XSL: `<h2><a name="x"></a>…`); else GitHub's slug of
+// its text (github-slugger), numbered when repeated. A definition term (`<dt>`) with an id and a
+// link to it inside the term (Sphinx's API entries and glossary terms: linksToItself), or one
+// that opens with its own empty anchor (DocBook XSL's variablelist entries: anchorOpening), is a
+// heading too, a level below the section it is in and one more per list it is nested in, its id
+// kept. Blocks (where a unit over the cap may be cut): headings, paragraphs, fences
 // and list items.
 
 import { characterEntities } from 'character-entities';
@@ -244,6 +246,8 @@ const isHeadingName = (name: string): boolean => name.length === 2 && name.charC
 const SPACES = /[ \t\n\r\f]+/g;
 /** Where a definition term ends, at the latest: `</dt`, `</dl`, `<dd`, `<dt`. */
 const TERM_END = /<(?:\/d[lt]|d[dt])/gi;
+/** An empty anchor at an element's start: DocBook XSL's ids (`<dt><a name="x"></a>`, `<h2><a name="x"></a>`). */
+const OPENING_ANCHOR = /[ \t\n\r\f]*<a[ \t\n\r\f]+(?:name|id)[ \t\n\r\f]*=[ \t\n\r\f]*(?:"([^"]*)"|'([^']*)'|([^ \t\n\r\f>'"/]+))[ \t\n\r\f]*(?:\/>|>[ \t\n\r\f]*<\/a[ \t\n\r\f]*>)/iy;
 /** HTML's whitespace: space, tab, line feed, form feed, carriage return. */
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -543,9 +547,10 @@ class Reader {
         if (this.heading !== null && this.heading.tag !== 'dt') this.closeHeading();
       } else {
         this.flushInline();
-        const own = attribute(tag.attrs, 'id');
+        const own = attribute(tag.attrs, 'id')?.trim() ?? '';
         const open = this.sectionIds[this.sectionIds.length - 1];
-        const given = own !== null && own.trim() !== '' ? own.trim() : open !== undefined && open.at === this.length ? open.id : null;
+        const id = own !== '' ? own : open !== undefined && open.at === this.length ? open.id : this.anchorOpening(tag.end);
+        const given = id !== '' ? id : null;
         this.heading = { tag: name, level: name.charCodeAt(1) - 0x30, id: given, pieces: [], anchor: -1, home: false, homeText: [] };
       }
       return;
@@ -560,9 +565,12 @@ class Reader {
     // the section it is in (one more per list it is nested in). Sphinx's API entries (`<dt
     // class="sig sig-object py" id="os.walk">`: functions, classes and their methods, options)
     // and glossary terms, each with its `¶`; not an index's terms, which have ids but no link.
+    // So is a term that opens with its own empty anchor: DocBook XSL's variablelist entry with an
+    // id (`<dt><a name="opt.leak-check"></a><span class="term">`: Valgrind's options).
     if (name === 'dt' && this.heading === null && !this.inAdmonition && !tag.closing) {
-      const id = attribute(tag.attrs, 'id')?.trim() ?? '';
-      if (id !== '' && this.linksToItself(id, tag.end)) {
+      const own = attribute(tag.attrs, 'id')?.trim() ?? '';
+      const id = own !== '' && this.linksToItself(own, tag.end) ? own : this.anchorOpening(tag.end);
+      if (id !== '') {
         this.flushInline();
         this.heading = { tag: 'dt', level: Math.min(6, this.sectionLevel + Math.max(1, this.dlDepth)), id, pieces: [], anchor: -1, home: false, homeText: [] };
         return;
@@ -668,6 +676,17 @@ class Reader {
     }
     const term = this.src.slice(from, this.termEnd === -1 ? this.src.length : this.termEnd);
     return term.includes(`href="#${id}"`) || term.includes(`href='#${id}'`);
+  }
+
+  /**
+   * The name of the empty anchor an element whose start tag ends at `from` opens with
+   * (`<dt><a name="opt.leak-check"></a>`: whitespace may stand before it; `name` or `id`, its
+   * first attribute), or ''.
+   */
+  private anchorOpening(from: number): string {
+    OPENING_ANCHOR.lastIndex = from;
+    const m = OPENING_ANCHOR.exec(this.src);
+    return m === null ? '' : (m[1] ?? m[2] ?? m[3] ?? '').trim();
   }
 
   /** A permalink mark closes: text with no letter or digit, on one line, is taken back out. */

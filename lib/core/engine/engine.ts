@@ -1,5 +1,5 @@
 // The one engine interface: a loaded cache that answers queries. Which engine answers is
-// decided by the cache's own build_config (format 1: v0, format 19: v1), never by the
+// decided by the cache's own build_config (format 1: v0, format 20: v1), never by the
 // caller, so `resolve` is a function of the cache's bytes, the query and the budget.
 
 import { join } from 'node:path';

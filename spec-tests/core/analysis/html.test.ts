@@ -282,6 +282,47 @@ t.test('sources.md "Formats and files": a definition term that links to itself (
   t.equal(htmlText('<h2>S</h2><dl><dt id="x">X<a href="#x">¶</a><dd>body</dl><p>after</p>'), '## S\n\n### X\n\nbody\n\nafter\n');
 });
 
+t.test('sources.md "Formats and files": a definition term that opens with its own empty anchor (DocBook XSL) is titled as a heading', async (t) => {
+  // Valgrind's manual as Debian ships it (mc-manual.html, trimmed): a variablelist entry with an id.
+  const docbook = [
+    '<div class="sect1"><div class="titlepage"><div><div><h2 class="title" style="clear: both">',
+    '<a name="mc-manual.options"></a>4.3.&#160;Memcheck Command-Line Options</h2></div></div></div>',
+    '<a name="mc.opts.list"></a><dl class="variablelist">',
+    '<dt>',
+    '<a name="opt.leak-check"></a><span class="term">',
+    '      <code class="option">--leak-check=&lt;no|summary|yes|full&gt; [default: summary] </code>',
+    '    </span>',
+    '</dt>',
+    '<dd><p>When enabled, search for memory leaks.</p></dd>',
+    '<dt>',
+    '<a name="opt.leak-resolution"></a><span class="term">',
+    '      <code class="option">--leak-resolution=&lt;low|med|high&gt; [default: high] </code>',
+    '    </span>',
+    '</dt>',
+    '<dd><p>When doing leak checking, determines how willing Memcheck is.</p></dd>',
+    '<dt><span class="term"><code class="option">--no-anchor</code></span></dt>',
+    '<dd><p>Stays a line.</p></dd>',
+    '</dl></div>',
+  ].join('\n');
+  t.same(read(docbook), [
+    [2, '4.3.\u00a0Memcheck Command-Line Options', 'mc-manual.options'],
+    [3, '--leak-check=<no|summary|yes|full> [default: summary]', 'opt.leak-check'],
+    [3, '--leak-resolution=<low|med|high> [default: high]', 'opt.leak-resolution'],
+  ], "the section takes the name of the anchor its heading opens with; a term, a level below it, its own; a term without one stays a line");
+  const s = parseHtml(docbook);
+  t.match(s.text, /\n### --leak-check=<no\|summary\|yes\|full> \[default: summary\]\n\nWhen enabled, search for memory leaks\.\n/, 'its text plain, as a heading');
+  t.match(s.text, /\n`--no-anchor`\nStays a line\.\n/, 'a term with no anchor of its own stays a line of the list');
+  t.same(read('<h2>S</h2><dl><dt><a id="x"></a>X</dt><dd>d</dd></dl>'), [[2, 'S', 's'], [3, 'X', 'x']], 'an `id` anchor (XHTML) too');
+  t.same(read("<h2>S</h2><dl><dt> <a name='x' /> X</dt><dd>d</dd></dl>"), [[2, 'S', 's'], [3, 'X', 'x']], 'whitespace, single quotes, a self-closed anchor');
+  t.same(read('<h2>S</h2><dl><dt><span>X</span><a name="x"></a></dt><dd>d</dd></dl>'), [[2, 'S', 's']], 'an anchor after the term\'s text is not its own');
+  t.same(read('<h2>S</h2><dl><dt><a name="x" href="y.html">X</a></dt><dd>d</dd></dl>'), [[2, 'S', 's']], 'a link is not an empty anchor');
+  t.same(read('<h2>S</h2><dl><dt><a name=""></a>X</dt><dd>d</dd></dl>'), [[2, 'S', 's']], 'an empty name names nothing');
+  t.same(read('<H2>S</H2><DL><DT><A NAME="x"></A>X</DT><DD>d</DD></DL>'), [[2, 'S', 's'], [3, 'X', 'x']], 'in any case');
+  t.same(read('<h2>S</h2><dl><dt><a class="indexterm" name="x"></a>X</dt><dd>d</dd></dl>'), [[2, 'S', 's']], 'an anchor whose first attribute is not its name (an index term) is not the term\'s');
+  t.same(read('<h2 id="own"><a name="x"></a>S</h2><section id="sec"><h2><a name="y"></a>T</h2></section><h2><a name="z"></a>U</h2><h2><a href="#u">V</a></h2>'), [[2, 'S', 'own'], [2, 'T', 'sec'], [2, 'U', 'z'], [2, 'V', 'v']], "a heading's own id, then its section's, then its opening anchor's name, then its slug");
+  t.same(read('<div class="note"><dl><dt><a name="a"></a>A</dt></dl></div>'), [], 'inside a DocBook admonition, as its headings');
+});
+
 t.test('sources.md "Formats and files": a definition term without a link to itself stays a line of the list', async (t) => {
   // PostgreSQL's index (bookindex.html): ids, no permalink — entries, not sections.
   const index = '<h1>Index</h1><dl><dt id="ientry-1">set_byte, <a class="indexterm" href="functions-binarystring.html">Binary String Functions</a></dt><dt id="ientry-2">set_config, <a href="functions-admin.html#SET">Settings</a></dt></dl>';

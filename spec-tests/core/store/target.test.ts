@@ -40,7 +40,7 @@ t.test('engine v1 accepts the manifests it wrote: every format, any recorded rul
     ['{"cache_version":"x"}', 'the look-alike of the report'],
     ['{ not json', 'not JSON'],
     ['[]', 'not an object'],
-    [edited(text, (m) => void (configOf(m)['version'] = '20')), 'a format never written'],
+    [edited(text, (m) => void (configOf(m)['version'] = '21')), 'a format never written'],
     [edited(text, (m) => void (configOf(m)['engine'] = 'v2')), 'another engine'],
     [edited(text, (m) => void (m['cache_version'] = 'x')), 'a cache_version that is no sha256'],
     [edited(text, (m) => void delete m['files']), 'no files'],

@@ -1,4 +1,4 @@
-// `context build --engine v1`: sources -> cache format 19. Every source is read, checked and
+// `context build --engine v1`: sources -> cache format 20. Every source is read, checked and
 // analyzed before anything is written; the cache is then written into a temporary sibling
 // and swapped into place (../../store/staging.ts), so a failed build leaves nothing behind
 // and an old cache stays whole until the new one is. Files that cannot be documents (not
@@ -124,7 +124,7 @@ interface OldPack {
   bytes: Buffer | null;
 }
 
-/** The cache being replaced, when it can be reused: format 19 with the same build_config. */
+/** The cache being replaced, when it can be reused: format 20 with the same build_config. */
 interface OldCache {
   readonly top: ManifestTop;
   readonly packs: readonly OldPack[];

@@ -12,9 +12,9 @@ import type { ProximityParams } from '../../ranking/proximity.js';
 import { DEFAULT_EXTENSIONS } from '../../sources/extensions.js';
 import { isTokenizerName, type TokenizerName } from '../../tokens/count.js';
 
-export const FORMAT_VERSION = '19';
+export const FORMAT_VERSION = '20';
 /** The earlier formats engine v1 wrote, refused with the advice to rebuild (docs/cache-format.md). */
-export const EARLIER_FORMATS: readonly unknown[] = ['2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18'];
+export const EARLIER_FORMATS: readonly unknown[] = ['2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19'];
 export const GRANULARITIES = ['file', 'section'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 

@@ -1,4 +1,4 @@
-// Cache format 19 (engine v1): a small manifest and the documents in content-addressed pack
+// Cache format 20 (engine v1): a small manifest and the documents in content-addressed pack
 // files, each pack self-contained: its documents, their index and their contents.
 //
 //   manifest.json   pretty JSON: cache_version, build_config, created_at, source_root,
@@ -211,7 +211,7 @@ export function isPackRecord(r: unknown): r is PackRecord {
   return isCount(o['documents']) && isCount(o['units']) && isFileRecord(o['head']) && o['head'].bytes <= r.bytes;
 }
 
-/** Whether a parsed manifest declares an engine v1 cache (format 19), which this engine reads. */
+/** Whether a parsed manifest declares an engine v1 cache (format 20), which this engine reads. */
 export function isV1Manifest(manifest: unknown): boolean {
   return isObject(manifest) && isObject(manifest['build_config']) && manifest['build_config']['engine'] === 'v1';
 }

@@ -1,5 +1,5 @@
-// `context verify` for cache format 19: every invariant, each reported by name.
-//   manifest         manifest.json parses, has format 19's shape and a build_config this
+// `context verify` for cache format 20: every invariant, each reported by name.
+//   manifest         manifest.json parses, has format 20's shape and a build_config this
 //                    engine implements; the packs' documents are in path order across packs
 //   cache_version    equals the hash recomputed from build_config and the packs' heads
 //   documents_exist  every pack (packs/<sha256>.pack) and term file (packs/<sha256>.terms) is

@@ -17,7 +17,7 @@ import { buildV1, CREATED_AT, expectedCacheVersion, headOf, manifestOf, packByte
 
 /** docs/cache-format.md: the build_config of a default file build, written out. */
 const FILE_CONFIG = {
-  version: '19',
+  version: '20',
   hash_algorithm: 'sha256',
   engine: 'v1',
   granularity: 'file',

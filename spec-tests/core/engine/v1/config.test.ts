@@ -26,7 +26,7 @@ t.test('section rules with the cap are recorded, and read back', async (t) => {
 });
 
 t.test('format 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 13 caches: refused, with the advice to rebuild', async (t) => {
-  t.equal(FORMAT_VERSION, '19');
+  t.equal(FORMAT_VERSION, '20');
   for (const version of ['2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13']) {
     const reason = parseBuildConfig({ ...(buildConfig(OPTIONS) as Record<string, unknown>), version });
     t.type(reason, 'string');

@@ -204,7 +204,7 @@ const BREAKAGES: readonly Breakage[] = [
   { name: 'source_root a number', fails: ALL_BUT_ORPHANS, resolve: 'cache_invalid', apply: (c) => editManifest(c, (m) => void ((m as unknown as Record<string, unknown>)['source_root'] = 1)) },
   // build_config values this engine does not implement (cache_version recomputed, so only the config is wrong)
   ...([
-    ['build_config version "20"', (cfg) => void (cfg['version'] = '20')],
+    ['build_config version "21"', (cfg) => void (cfg['version'] = '21')],
     ['build_config version "8" (a P.txt read beside its page P.html)', (cfg) => void (cfg['version'] = '8')],
     ['build_config version "9" (an HTML page\'s asides dropped inside its main region)', (cfg) => void (cfg['version'] = '9')],
     ['build_config version "7" (a Sphinx source copy, NAME.rst.txt, read as plain text)', (cfg) => void (cfg['version'] = '7')],
